@@ -1,0 +1,66 @@
+// The gateway client: builds the exact request from the operation table, sends it, and reads
+// the answer into a typed result or a typed error. It never retries a request by itself:
+// whether a lost answer means "done" or "not done" is decided by asking `status` (services).
+
+import type { RequestOperation, ResponseType, ResponseTypeOf } from './operations';
+import { getOperation } from './operations';
+import { buildRequest, type BuildOptions, type Credentials, type PreparedRequest } from './request';
+import { readResponse, type ResponseOf, type StatusResponse } from './response';
+import { sendPrepared, type SendOptions } from './transport';
+
+export interface ClientOptions extends Omit<SendOptions, 'signal'> {
+  /** Replaces the HTTP transport; the sandbox tests use the real one. */
+  send?: typeof sendPrepared;
+}
+
+export interface CallOptions extends BuildOptions {
+  signal?: AbortSignal;
+}
+
+/** A reference to an order for `status`: the gateway's orderid, our client_orderid, or both. */
+export interface OrderRef {
+  orderid?: string;
+  client_orderid?: string;
+}
+
+export class GatewayClient {
+  private readonly send: typeof sendPrepared;
+
+  constructor(
+    private readonly credentials: Credentials,
+    private readonly options: ClientOptions = {},
+  ) {
+    this.send = options.send ?? sendPrepared;
+  }
+
+  /** The exact request `call` would send: for previews, and for the journal's summary. */
+  prepare(operation: RequestOperation, fields: Record<string, string>, options: BuildOptions = {}): PreparedRequest {
+    return buildRequest(operation, fields, this.credentials, options);
+  }
+
+  /** Sends a request made by `prepare`, unchanged, and reads the answer the operation defines. */
+  async sendPrepared<T extends ResponseType>(request: PreparedRequest, expected: T, signal?: AbortSignal): Promise<ResponseOf<T>> {
+    const raw = await this.send(request, { ...this.options, signal });
+    return readResponse(raw, expected);
+  }
+
+  /** Builds, signs, sends and reads one operation. */
+  async call<Op extends RequestOperation>(
+    operation: Op,
+    fields: Record<string, string>,
+    options: CallOptions = {},
+  ): Promise<ResponseOf<ResponseTypeOf<Op>>> {
+    const expected = getOperation(operation).response as ResponseTypeOf<Op>;
+    const request = this.prepare(operation, fields, options);
+    return this.sendPrepared(request, expected, options.signal);
+  }
+
+  /** The current status of an order, by orderid or client_orderid. */
+  async status(ref: OrderRef, signal?: AbortSignal): Promise<StatusResponse> {
+    const fields: Record<string, string> = {};
+    if (ref.client_orderid) fields.client_orderid = ref.client_orderid;
+    if (ref.orderid) fields.orderid = ref.orderid;
+    const request = this.prepare('STATUS', fields);
+    return this.sendPrepared(request, 'status-response', signal);
+  }
+}

@@ -1,0 +1,156 @@
+// Builds the exact request an operation sends: URL, headers and body, signed. Sending uses
+// the very object this returns, so a preview and the real request can never differ.
+
+import { controlChecksum } from './checksum';
+import { InputError } from './errors';
+import { validateFields } from './fields';
+import {
+  authorizationHeader,
+  hmacSha1Signature,
+  loadRsaPrivateKey,
+  percentEncode,
+  protocolParams,
+  rsaSha256Signature,
+  signatureBaseString,
+  type OAuthSignatureMethod,
+  type Pair,
+} from './oauth';
+import { getOperation, type RequestOperation } from './operations';
+
+export const VND_PAY_JSON = 'application/vnd.pay+json';
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
+export interface Credentials {
+  /** Full base URL, path prefix included: `https://gate.example.com/paynet`. */
+  baseUrl: string;
+  /** Endpoint id or endpoint group id (an integer). */
+  endpointId: string;
+  login: string;
+  controlKey: string;
+  /** PEM, PKCS#1 or PKCS#8, unencrypted; needed only by RSA-SHA256 operations. */
+  privateKeyPem?: string;
+}
+
+export interface PreparedRequest {
+  method: 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface BuildOptions {
+  /** Fixed OAuth nonce and timestamp, for previews and tests; fresh ones otherwise. */
+  nonce?: string;
+  timestamp?: number;
+}
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** True for hosts that never leave this machine: the only place plain http is allowed. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOST.test(hostname);
+}
+
+/** Checks a profile's base URL: https, or http to this machine only; no query or fragment. */
+export function validateBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    throw new InputError(
+      `The base URL ${JSON.stringify(baseUrl)} is not a web address; write it in full, for example https://gate.example.com/paynet.`,
+      'baseUrl',
+    );
+  }
+  if (url.protocol === 'http:') {
+    if (!isLoopbackHost(url.hostname)) {
+      throw new InputError(
+        'The base URL uses plain http://, which would send payment data unencrypted; use https:// (http is allowed only for a sandbox on this computer).',
+        'baseUrl',
+      );
+    }
+  } else if (url.protocol !== 'https:') {
+    throw new InputError(`The base URL must start with https://, not ${url.protocol}//.`, 'baseUrl');
+  }
+  if (url.search || url.hash) {
+    throw new InputError('The base URL must not carry a query (?) or fragment (#); give just the address and path prefix.', 'baseUrl');
+  }
+  if (url.username || url.password) {
+    throw new InputError('The base URL must not contain a user name or password.', 'baseUrl');
+  }
+  return url;
+}
+
+function validateCredentials(credentials: Credentials): void {
+  validateBaseUrl(credentials.baseUrl);
+  if (!/^[1-9]\d{0,18}$/.test(credentials.endpointId.trim())) {
+    throw new InputError(
+      `The endpoint id ${JSON.stringify(credentials.endpointId)} must be the whole number the gateway gave you, for example 1111.`,
+      'endpointId',
+    );
+  }
+  if (!credentials.login.trim()) {
+    throw new InputError('This profile has no merchant login; enter the login the gateway gave you.', 'login');
+  }
+}
+
+/** `{baseUrl}{path}/{endpointId}`, keeping the base URL's path prefix. */
+export function operationUrl(baseUrl: string, path: string, endpointId: string): string {
+  const base = validateBaseUrl(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return `${base.origin}${prefix}${path}/${encodeURIComponent(endpointId.trim())}`;
+}
+
+/** application/x-www-form-urlencoded with RFC 3986 encoding (a space is %20, never +). */
+export function encodeForm(pairs: readonly Pair[]): string {
+  return pairs.map(([name, value]) => `${percentEncode(name)}=${percentEncode(value)}`).join('&');
+}
+
+/**
+ * The exact request for `operation`: fields validated, `login` and `control` added for Scheme
+ * A, the `Authorization: OAuth` header for Scheme B. Throws InputError before anything is
+ * signed when the operation, a field or a credential is wrong.
+ */
+export function buildRequest(
+  operation: RequestOperation,
+  fields: Record<string, string>,
+  credentials: Credentials,
+  options: BuildOptions = {},
+): PreparedRequest {
+  const def = getOperation(operation);
+  validateCredentials(credentials);
+  const endpointId = credentials.endpointId.trim();
+  const login = credentials.login.trim();
+  const body = validateFields(def, fields);
+  const url = operationUrl(credentials.baseUrl, def.path, endpointId);
+  const headers: Record<string, string> = { Accept: VND_PAY_JSON, 'Content-Type': FORM_CONTENT_TYPE };
+
+  if (def.auth.kind === 'control') {
+    // Deployed gateways read `login` from the body of every operation whose formula names it.
+    if (def.auth.formula.includes('login')) body.login = login;
+    body.control = controlChecksum(def.auth.formula, { endpointId, login, controlKey: credentials.controlKey, fields: body });
+    return { method: 'POST', url, headers, body: encodeForm(Object.entries(body)) };
+  }
+
+  const method: OAuthSignatureMethod = def.auth.kind === 'oauth-hmac' ? 'HMAC-SHA1' : 'RSA-SHA256';
+  // Load the key first: a missing or weak key is an input error, found before any signing.
+  const privateKey = method === 'RSA-SHA256' ? loadRsaPrivateKey(requirePem(credentials.privateKeyPem)) : undefined;
+  if (method === 'HMAC-SHA1' && !credentials.controlKey) {
+    throw new InputError('This profile has no control key; enter it in the profile.', 'controlKey');
+  }
+  const oauth = protocolParams(login, method, options);
+  const base = signatureBaseString('POST', url, [...Object.entries(body), ...Object.entries(oauth)]);
+  const signature = privateKey ? rsaSha256Signature(base, privateKey) : hmacSha1Signature(base, credentials.controlKey);
+  headers.Authorization = authorizationHeader({ ...oauth, oauth_signature: signature });
+  return { method: 'POST', url, headers, body: encodeForm(Object.entries(body)) };
+}
+
+function requirePem(pem: string | undefined): string {
+  if (!pem?.trim()) {
+    throw new InputError(
+      "This operation is signed with the profile's RSA private key, and the profile has none; generate or import one in Keys.",
+      'privateKeyPem',
+    );
+  }
+  return pem;
+}

@@ -1,0 +1,124 @@
+// Sends a prepared request over HTTPS (or http to loopback), with a timeout, TLS verification
+// forced on whatever the environment says, no redirects followed, and a cap on the answer's size.
+
+import http from 'node:http';
+import https from 'node:https';
+
+import { TransportError } from './errors';
+import type { RawResponse } from './response';
+import { isLoopbackHost, type PreparedRequest } from './request';
+
+export interface SendOptions {
+  /** Milliseconds to wait for the whole answer; 30 s by default. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Extra CA certificates (PEM) to trust, e.g. a gateway's private test CA. Verification stays on. */
+  ca?: string | string[];
+}
+
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+const MAY_HAVE_BEEN_RECORDED =
+  'The gateway may already have recorded the operation: look the order up before sending anything again.';
+
+/** Turns a socket or TLS failure into a sentence a clerk can act on. */
+function describeNetworkError(error: NodeJS.ErrnoException, host: string): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return `The gateway at ${host} refused the connection: it is not running or the base URL's port is wrong.`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `The gateway host ${host} could not be found: check the base URL and this computer's network connection.`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return `The connection to ${host} was cut before the answer arrived. ${MAY_HAVE_BEEN_RECORDED}`;
+    case 'CERT_HAS_EXPIRED':
+      return `The gateway's TLS certificate has expired, so ${host} cannot be trusted; nothing was sent. Tell the gateway operator.`;
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return `The gateway's TLS certificate for ${host} is not signed by a trusted authority; nothing was sent. Check the base URL, or ask the operator for its CA certificate.`;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `The TLS certificate presented by ${host} is for another name; nothing was sent. Check the base URL.`;
+    default:
+      return `The request to ${host} failed (${error.code ?? error.message}). ${MAY_HAVE_BEEN_RECORDED}`;
+  }
+}
+
+export function sendPrepared(request: PreparedRequest, options: SendOptions = {}): Promise<RawResponse> {
+  const url = new URL(request.url);
+  const secure = url.protocol === 'https:';
+  if (!secure && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    return Promise.reject(new TransportError('TRANSPORT', `Refusing to send payment data to ${url.origin} without TLS; use https://.`));
+  }
+  if (options.signal?.aborted) {
+    return Promise.reject(new TransportError('ABORTED', 'The request was cancelled before it was sent; nothing reached the gateway.'));
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const body = Buffer.from(request.body, 'utf8');
+
+  return new Promise<RawResponse>((resolve, reject) => {
+    let settled = false;
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const fail = (error: TransportError) => finish(() => {
+      req.destroy();
+      reject(error);
+    });
+    const onAbort = () =>
+      fail(new TransportError('ABORTED', `The request was cancelled. ${MAY_HAVE_BEEN_RECORDED}`));
+
+    const requestOptions: https.RequestOptions = {
+      method: request.method,
+      headers: { ...request.headers, 'Content-Length': String(body.length) },
+      // Explicit, so NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment cannot turn checks off.
+      ...(secure ? { rejectUnauthorized: true, ...(options.ca ? { ca: options.ca } : {}) } : {}),
+    };
+    const req = (secure ? https : http).request(url, requestOptions, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          fail(new TransportError('TRANSPORT', `The gateway's answer exceeded ${MAX_BODY_BYTES} bytes and was not read. ${MAY_HAVE_BEEN_RECORDED}`));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('end', () =>
+        finish(() =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        ),
+      );
+      res.on('error', (error: NodeJS.ErrnoException) =>
+        fail(new TransportError('TRANSPORT', describeNetworkError(error, url.host), { cause: error })),
+      );
+    });
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      fail(new TransportError('TRANSPORT', describeNetworkError(error, url.host), { cause: error })),
+    );
+    const timer = setTimeout(
+      () =>
+        fail(
+          new TransportError(
+            'TIMEOUT',
+            `No answer from the gateway at ${url.host} within ${Math.round(timeoutMs / 1000)} s. ${MAY_HAVE_BEEN_RECORDED}`,
+          ),
+        ),
+      timeoutMs,
+    );
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    req.end(body);
+  });
+}

@@ -1,0 +1,76 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import { formatMinor, parseAmount, parseCurrency } from '../../../main/gateway/amount';
+import { InputError } from '../../../main/gateway/errors';
+
+describe('amounts: minor units from the decimal text', () => {
+  it.each([
+    ['10.42', 1042n],
+    ['10.5', 1050n],
+    ['10', 1000n],
+    ['0.29', 29n], // 0.29 * 100 is 28.999999999999996 in floating point
+    ['0.01', 1n],
+    ['1.10', 110n],
+    ['4.35', 435n], // 4.35 * 100 is 434.99999999999994
+    ['9999999999999.99', 999999999999999n],
+  ])('%s is %s minor units', (text, minor) => {
+    expect(parseAmount(text).minor).toBe(minor);
+    expect(parseAmount(text).text).toBe(text);
+  });
+
+  it('is exact for every amount with up to two decimals', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.integer({ min: 0, max: 99 }),
+        fc.constantFrom(0, 1, 2),
+        (whole, cents, decimals) => {
+          fc.pre(whole > 0n || cents > 0);
+          if (decimals === 1) fc.pre(cents % 10 === 0);
+          if (decimals === 0) fc.pre(cents === 0);
+          const text =
+            decimals === 0 ? `${whole}` : decimals === 1 ? `${whole}.${cents / 10}` : `${whole}.${String(cents).padStart(2, '0')}`;
+          const parsed = parseAmount(text);
+          expect(parsed.minor).toBe(whole * 100n + BigInt(cents));
+          expect(formatMinor(parsed.minor)).toBe(`${whole}.${String(cents).padStart(2, '0')}`);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each([
+    ['-5.00', /negative/],
+    ['1.234', /more than two decimals/],
+    ['1,00', /not an amount/],
+    ['1e3', /not an amount/],
+    ['abc', /not an amount/],
+    ['', /Enter an amount/],
+    ['0', /zero/],
+    ['0.00', /zero/],
+    ['010.00', /not an amount/],
+    ['.5', /not an amount/],
+    ['10.', /not an amount/],
+    ['Infinity', /not an amount/],
+  ])('%j is refused with a message that says what to fix', (text, message) => {
+    expect(() => parseAmount(text)).toThrow(InputError);
+    expect(() => parseAmount(text)).toThrow(message);
+  });
+
+  it('names the field that is wrong', () => {
+    try {
+      parseAmount('1.999', 'refund amount');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).field).toBe('refund amount');
+    }
+  });
+
+  it('accepts three-letter currency codes only', () => {
+    expect(parseCurrency('EUR')).toBe('EUR');
+    expect(() => parseCurrency('eur')).toThrow(/three capital letters/);
+    expect(() => parseCurrency('EURO')).toThrow(InputError);
+  });
+});
