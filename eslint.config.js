@@ -10,7 +10,8 @@ const rawIpcBan = {
     {
       name: 'electron',
       importNames: ['ipcMain', 'ipcRenderer'],
-      message: 'Raw IPC belongs only in main/bridge.ts and preload/index.ts; add a call to preload/contract.ts instead.',
+      message:
+        'Raw IPC belongs only in main/bridge.ts and preload/index.ts; add a call to preload/contract.ts instead.',
     },
   ],
 };
@@ -28,7 +29,10 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       eqeqeq: ['error', 'always'],
       'no-restricted-imports': ['error', rawIpcBan],
     },
@@ -43,7 +47,11 @@ export default tseslint.config(
       ],
       'no-restricted-properties': [
         'error',
-        { object: 'Number', property: 'parseFloat', message: 'Money is never a float: use main/gateway/amount.ts.' },
+        {
+          object: 'Number',
+          property: 'parseFloat',
+          message: 'Money is never a float: use main/gateway/amount.ts.',
+        },
       ],
     },
   },
@@ -62,7 +70,10 @@ export default tseslint.config(
         {
           paths: [{ name: 'electron', message: 'The renderer is sandboxed: use window.paydesk.' }],
           patterns: [
-            { group: ['node:*'], message: 'The renderer has no Node: ask main through window.paydesk.' },
+            {
+              group: ['node:*'],
+              message: 'The renderer has no Node: ask main through window.paydesk.',
+            },
             { group: ['**/main/**'], message: 'The renderer cannot import main-process code.' },
           ],
         },

@@ -19,7 +19,10 @@ export function parseAmount(input: string, field = 'amount'): Amount {
   const text = input.trim();
   if (text === '') throw new InputError(`Enter an amount in ${field}, for example 10.42.`, field);
   if (text.startsWith('-')) {
-    throw new InputError(`The ${field} ${JSON.stringify(input)} is negative; enter a positive amount.`, field);
+    throw new InputError(
+      `The ${field} ${JSON.stringify(input)} is negative; enter a positive amount.`,
+      field,
+    );
   }
   if (/^\d+\.\d{3,}$/.test(text)) {
     throw new InputError(

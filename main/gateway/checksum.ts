@@ -24,7 +24,8 @@ export function sha1Hex(text: string): string {
  * and how status by client_orderid alone leaves out orderid.
  */
 export function controlString(formula: readonly ControlPart[], inputs: ControlInputs): string {
-  if (!inputs.controlKey) throw new InputError('This profile has no control key; enter it in the profile.', 'controlKey');
+  if (!inputs.controlKey)
+    throw new InputError('This profile has no control key; enter it in the profile.', 'controlKey');
   return formula
     .map((part) => {
       switch (part) {

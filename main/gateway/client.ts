@@ -34,12 +34,20 @@ export class GatewayClient {
   }
 
   /** The exact request `call` would send: for previews, and for the journal's summary. */
-  prepare(operation: RequestOperation, fields: Record<string, string>, options: BuildOptions = {}): PreparedRequest {
+  prepare(
+    operation: RequestOperation,
+    fields: Record<string, string>,
+    options: BuildOptions = {},
+  ): PreparedRequest {
     return buildRequest(operation, fields, this.credentials, options);
   }
 
   /** Sends a request made by `prepare`, unchanged, and reads the answer the operation defines. */
-  async sendPrepared<T extends ResponseType>(request: PreparedRequest, expected: T, signal?: AbortSignal): Promise<ResponseOf<T>> {
+  async sendPrepared<T extends ResponseType>(
+    request: PreparedRequest,
+    expected: T,
+    signal?: AbortSignal,
+  ): Promise<ResponseOf<T>> {
     const raw = await this.send(request, { ...this.options, signal });
     return readResponse(raw, expected);
   }

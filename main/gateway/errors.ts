@@ -2,14 +2,7 @@
 // it says what happened and what to do next, never a stack trace or a secret.
 
 export type GatewayErrorCode =
-  | 'INPUT'
-  | 'VALIDATION'
-  | 'AUTH'
-  | 'SERVER'
-  | 'TRANSPORT'
-  | 'TIMEOUT'
-  | 'UNREADABLE'
-  | 'ABORTED';
+  'INPUT' | 'VALIDATION' | 'AUTH' | 'SERVER' | 'TRANSPORT' | 'TIMEOUT' | 'UNREADABLE' | 'ABORTED';
 
 export abstract class GatewayError extends Error {
   abstract readonly code: GatewayErrorCode;
@@ -55,7 +48,7 @@ export class AuthError extends GatewayError {
     super(
       `The gateway did not accept this profile's credentials (HTTP ${httpStatus}` +
         (gatewayMessage ? `: ${gatewayMessage}` : '') +
-        '). Check the login, the control key and, for RSA-signed operations, that the gateway holds this profile\'s public key.',
+        "). Check the login, the control key and, for RSA-signed operations, that the gateway holds this profile's public key.",
     );
     this.name = 'AuthError';
   }

@@ -13,17 +13,24 @@ const httpUrl: Rule = (value, field) => {
   try {
     url = new URL(value);
   } catch {
-    throw new InputError(`${field} must be a full web address starting with https://, got ${JSON.stringify(value)}.`, field);
+    throw new InputError(
+      `${field} must be a full web address starting with https://, got ${JSON.stringify(value)}.`,
+      field,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new InputError(`${field} must be an http(s) address, got ${JSON.stringify(value)}.`, field);
+    throw new InputError(
+      `${field} must be an http(s) address, got ${JSON.stringify(value)}.`,
+      field,
+    );
   }
 };
 
 const pattern =
   (re: RegExp, what: string): Rule =>
   (value, field) => {
-    if (!re.test(value)) throw new InputError(`${field} ${what}, got ${JSON.stringify(value)}.`, field);
+    if (!re.test(value))
+      throw new InputError(`${field} ${what}, got ${JSON.stringify(value)}.`, field);
   };
 
 /** Luhn check: a mistyped card number is caught here rather than as a gateway decline. */
@@ -42,10 +49,16 @@ export function luhnValid(digits: string): boolean {
 
 const cardNumber: Rule = (value, field) => {
   if (!/^\d{12,19}$/.test(value)) {
-    throw new InputError(`${field} must be the 12 to 19 digits of the card number without spaces.`, field);
+    throw new InputError(
+      `${field} must be the 12 to 19 digits of the card number without spaces.`,
+      field,
+    );
   }
   if (!luhnValid(value)) {
-    throw new InputError(`${field} is not a valid card number (its check digit is wrong); check it for a typo.`, field);
+    throw new InputError(
+      `${field} is not a valid card number (its check digit is wrong); check it for a typo.`,
+      field,
+    );
   }
 };
 
@@ -58,7 +71,10 @@ const RULES: Record<string, Rule> = {
   cvv2: pattern(/^\d{3,4}$/, 'must be the 3 or 4 digits printed on the card'),
   expire_month: pattern(/^(0[1-9]|1[0-2])$/, 'must be a month written with two digits, 01 to 12'),
   expire_year: pattern(/^\d{4}$/, 'must be a year written with four digits, for example 2029'),
-  threeDSCompInd: pattern(/^[YNU]$/, 'must be Y (completed), N (not completed in 10 seconds) or U (no method URL)'),
+  threeDSCompInd: pattern(
+    /^[YNU]$/,
+    'must be Y (completed), N (not completed in 10 seconds) or U (no method URL)',
+  ),
   redirect_url: httpUrl,
   server_callback_url: httpUrl,
   site_url: httpUrl,
@@ -75,11 +91,17 @@ const RESERVED = /^(control|oauth_.*)$/;
  * Validates the body fields of one operation: reserved names, required fields, pairs that
  * travel together, and the formats above. Returns the fields trimmed, as they will be sent.
  */
-export function validateFields(def: OperationDef, fields: Record<string, string>): Record<string, string> {
+export function validateFields(
+  def: OperationDef,
+  fields: Record<string, string>,
+): Record<string, string> {
   const clean: Record<string, string> = {};
   for (const [name, raw] of Object.entries(fields)) {
     if (RESERVED.test(name)) {
-      throw new InputError(`${name} is computed by Paydesk when it signs the request; remove it from the fields.`, name);
+      throw new InputError(
+        `${name} is computed by Paydesk when it signs the request; remove it from the fields.`,
+        name,
+      );
     }
     if (typeof raw !== 'string') {
       throw new InputError(`${name} must be text.`, name);
@@ -105,7 +127,10 @@ export function validateFields(def: OperationDef, fields: Record<string, string>
     const present = group.filter((name) => name in clean);
     if (present.length > 0 && present.length < group.length) {
       const missing = group.filter((name) => !(name in clean));
-      throw new InputError(`${group.join(' and ')} go together: add ${missing.join(' and ')}, or leave ${present.join(' and ')} out.`, missing[0]);
+      throw new InputError(
+        `${group.join(' and ')} go together: add ${missing.join(' and ')}, or leave ${present.join(' and ')} out.`,
+        missing[0],
+      );
     }
   }
   for (const [name, value] of Object.entries(clean)) {

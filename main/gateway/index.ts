@@ -4,7 +4,13 @@
 export { buildRequest, validateBaseUrl, isLoopbackHost, VND_PAY_JSON } from './request';
 export type { Credentials, PreparedRequest, BuildOptions } from './request';
 export { OPERATIONS, REQUEST_OPERATIONS, getOperation, isRequestOperation } from './operations';
-export type { OperationDef, RequestOperation, ResponseType, AuthScheme, ControlPart } from './operations';
+export type {
+  OperationDef,
+  RequestOperation,
+  ResponseType,
+  AuthScheme,
+  ControlPart,
+} from './operations';
 export { GatewayClient } from './client';
 export type { OrderRef, CallOptions, ClientOptions } from './client';
 export { waitForFinal, publishedCadence } from './poll';

@@ -11,7 +11,10 @@ export type Pair = readonly [name: string, value: string];
 
 /** RFC 3986 section 2.3: everything but ALPHA, DIGIT, '-', '.', '_', '~' is %XX over UTF-8. */
 export function percentEncode(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase(),
+  );
 }
 
 /**
@@ -44,12 +47,21 @@ export function normalizeParameters(pairs: readonly Pair[]): string {
  * parameters of `url` are added here.
  */
 export function signatureBaseString(method: string, url: string, pairs: readonly Pair[]): string {
-  const all = [...queryPairs(url), ...pairs.filter(([name]) => name !== 'oauth_signature' && name !== 'realm')];
-  return [method.toUpperCase(), normalizeUrl(url), normalizeParameters(all)].map(percentEncode).join('&');
+  const all = [
+    ...queryPairs(url),
+    ...pairs.filter(([name]) => name !== 'oauth_signature' && name !== 'realm'),
+  ];
+  return [method.toUpperCase(), normalizeUrl(url), normalizeParameters(all)]
+    .map(percentEncode)
+    .join('&');
 }
 
 /** Section 3.4.2: HMAC-SHA1 keyed with encoded consumer secret & encoded token secret, Base64. */
-export function hmacSha1Signature(baseString: string, consumerSecret: string, tokenSecret = ''): string {
+export function hmacSha1Signature(
+  baseString: string,
+  consumerSecret: string,
+  tokenSecret = '',
+): string {
   const key = `${percentEncode(consumerSecret)}&${percentEncode(tokenSecret)}`;
   return createHmac('sha1', key).update(baseString, 'utf8').digest('base64');
 }
@@ -73,15 +85,21 @@ export function loadRsaPrivateKey(pem: string): KeyObject {
       'privateKeyPem',
     );
   }
+  // PKCS#8 encrypted keys say so in their label, PKCS#1 ones in a Proc-Type header.
+  if (/-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,ENCRYPTED/.test(pem)) {
+    throw new InputError(
+      'The private key is encrypted; import it in Keys with its passphrase so Paydesk can use it.',
+      'privateKeyPem',
+    );
+  }
   let key: KeyObject;
   try {
     key = createPrivateKey({ key: pem, format: 'pem' });
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'ERR_MISSING_PASSPHRASE' || /passphrase/i.test(String(error))) {
-      throw new InputError('The private key is encrypted; import it in Keys with its passphrase so Paydesk can use it.', 'privateKeyPem');
-    }
-    throw new InputError('The private key PEM could not be read; it is damaged or incomplete. Import the key again in Keys.', 'privateKeyPem');
+  } catch {
+    throw new InputError(
+      'The private key PEM could not be read; it is damaged or incomplete. Import the key again in Keys.',
+      'privateKeyPem',
+    );
   }
   if (key.asymmetricKeyType !== 'rsa') {
     throw new InputError(
@@ -134,8 +152,13 @@ export function protocolParams(
  * Section 3.5.1: `OAuth name="value", ...` with every value percent-encoded separately and
  * quoted. `realm` is optional and, per the RFC, not encoded.
  */
-export function authorizationHeader(params: Readonly<Record<string, string>>, realm?: string): string {
-  const parts = Object.entries(params).map(([name, value]) => `${percentEncode(name)}="${percentEncode(value)}"`);
+export function authorizationHeader(
+  params: Readonly<Record<string, string>>,
+  realm?: string,
+): string {
+  const parts = Object.entries(params).map(
+    ([name, value]) => `${percentEncode(name)}="${percentEncode(value)}"`,
+  );
   if (realm !== undefined) parts.unshift(`realm="${realm}"`);
   return `OAuth ${parts.join(', ')}`;
 }
@@ -146,7 +169,11 @@ export function authorizationHeader(params: Readonly<Record<string, string>>, re
  */
 export function parseAuthorizationHeader(header: string): Record<string, string> {
   const match = /^\s*OAuth\s+(.*)$/is.exec(header);
-  if (!match) throw new InputError('The Authorization header does not use the OAuth scheme.', 'Authorization');
+  if (!match)
+    throw new InputError(
+      'The Authorization header does not use the OAuth scheme.',
+      'Authorization',
+    );
   const params: Record<string, string> = {};
   const re = /\s*([^=,\s]+)\s*=\s*"([^"]*)"\s*(?:,|$)/gy;
   const rest = match[1] ?? '';
@@ -159,7 +186,10 @@ export function parseAuthorizationHeader(header: string): Record<string, string>
     if (consumed >= rest.length) break;
   }
   if (rest.slice(consumed).trim() !== '') {
-    throw new InputError('The Authorization header is malformed: every value must be quoted and separated by commas.', 'Authorization');
+    throw new InputError(
+      'The Authorization header is malformed: every value must be quoted and separated by commas.',
+      'Authorization',
+    );
   }
   return params;
 }

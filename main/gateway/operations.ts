@@ -28,7 +28,8 @@ export type ResponseType =
   | 'get-card-info-response'
   | 'create-recurring-payment-response';
 
-export type OperationGroup = 'payment' | 'order' | 'card' | 'recurring' | 'payout' | 'form' | '3ds' | 'transfer';
+export type OperationGroup =
+  'payment' | 'order' | 'card' | 'recurring' | 'payout' | 'form' | '3ds' | 'transfer';
 
 export interface OperationDef {
   readonly name: RequestOperation;
@@ -84,22 +85,88 @@ export const REQUEST_OPERATIONS = [
 export type RequestOperation = (typeof REQUEST_OPERATIONS)[number];
 
 // Formulas, written once and named by what they sign.
-const ENDPOINT_ORDER_AMOUNT_EMAIL: readonly ControlPart[] = ['endpointId', 'client_orderid', 'amount', 'email', 'merchant_control_key'];
-const ENDPOINT_ORDER_EMAIL: readonly ControlPart[] = ['endpointId', 'client_orderid', 'email', 'merchant_control_key'];
-const LOGIN_ORDER_ORDERID: readonly ControlPart[] = ['login', 'client_orderid', 'orderid', 'merchant_control_key'];
-const LOGIN_ORDER_ORDERID_AMOUNT: readonly ControlPart[] = ['login', 'client_orderid', 'orderid', 'amount', 'currency', 'merchant_control_key'];
-const LOGIN_TDS_ORDER: readonly ControlPart[] = ['login', 'client-order-id', 'orderid', 'merchant_control_key'];
+const ENDPOINT_ORDER_AMOUNT_EMAIL: readonly ControlPart[] = [
+  'endpointId',
+  'client_orderid',
+  'amount',
+  'email',
+  'merchant_control_key',
+];
+const ENDPOINT_ORDER_EMAIL: readonly ControlPart[] = [
+  'endpointId',
+  'client_orderid',
+  'email',
+  'merchant_control_key',
+];
+const LOGIN_ORDER_ORDERID: readonly ControlPart[] = [
+  'login',
+  'client_orderid',
+  'orderid',
+  'merchant_control_key',
+];
+const LOGIN_ORDER_ORDERID_AMOUNT: readonly ControlPart[] = [
+  'login',
+  'client_orderid',
+  'orderid',
+  'amount',
+  'currency',
+  'merchant_control_key',
+];
+const LOGIN_TDS_ORDER: readonly ControlPart[] = [
+  'login',
+  'client-order-id',
+  'orderid',
+  'merchant_control_key',
+];
 
 const control = (formula: readonly ControlPart[]): AuthScheme => ({ kind: 'control', formula });
 const OAUTH_HMAC: AuthScheme = { kind: 'oauth-hmac' };
 const OAUTH_RSA: AuthScheme = { kind: 'oauth-rsa' };
 
 // Field groups shared by several rows.
-const CARD = ['credit_card_number', 'card_printed_name', 'expire_month', 'expire_year', 'cvv2'] as const;
-const PAYER = ['first_name', 'last_name', 'address1', 'city', 'state', 'zip_code', 'country', 'phone', 'ipaddress', 'order_desc', 'site_url'] as const;
+const CARD = [
+  'credit_card_number',
+  'card_printed_name',
+  'expire_month',
+  'expire_year',
+  'cvv2',
+] as const;
+const PAYER = [
+  'first_name',
+  'last_name',
+  'address1',
+  'city',
+  'state',
+  'zip_code',
+  'country',
+  'phone',
+  'ipaddress',
+  'order_desc',
+  'site_url',
+] as const;
 const URLS = ['redirect_url', 'server_callback_url'] as const;
-const DESTINATION = ['destination-card-no', 'destination_card_recurring_payment_id', 'destination-card-ref-id', 'account_number', 'bank_name', 'bank_bic', 'receiver_phone', 'receiver_first_name', 'receiver_last_name', 'purpose'] as const;
-const BROWSER = ['browser_accept_header', 'browser_java_enabled', 'browser_language', 'browser_color_depth', 'browser_screen_height', 'browser_screen_width', 'browser_tz', 'browser_user_agent'] as const;
+const DESTINATION = [
+  'destination-card-no',
+  'destination_card_recurring_payment_id',
+  'destination-card-ref-id',
+  'account_number',
+  'bank_name',
+  'bank_bic',
+  'receiver_phone',
+  'receiver_first_name',
+  'receiver_last_name',
+  'purpose',
+] as const;
+const BROWSER = [
+  'browser_accept_header',
+  'browser_java_enabled',
+  'browser_language',
+  'browser_color_depth',
+  'browser_screen_height',
+  'browser_screen_width',
+  'browser_tz',
+  'browser_user_agent',
+] as const;
 
 type Row = Omit<OperationDef, 'name' | 'optional' | 'clientOrderIdField' | 'journaled'> &
   Partial<Pick<OperationDef, 'optional' | 'clientOrderIdField' | 'journaled'>>;
@@ -187,7 +254,14 @@ const ROWS = {
     path: '/api/v2/make-rebill',
     purpose: 'Charge a stored card without the cardholder present',
     group: 'card',
-    auth: control(['login', 'client_orderid', 'cardrefid', 'amount', 'currency', 'merchant_control_key']),
+    auth: control([
+      'login',
+      'client_orderid',
+      'cardrefid',
+      'amount',
+      'currency',
+      'merchant_control_key',
+    ]),
     required: ['client_orderid', 'cardrefid', 'amount', 'currency'],
     optional: ['order_desc', 'ipaddress', 'cvv2', 'server_callback_url', 'comment'],
     journaled: true,
@@ -313,7 +387,17 @@ const ROWS = {
     auth: OAUTH_RSA,
     required: ['client_orderid', 'amount', 'currency', 'period', 'interval'],
     requiredOneOf: [['cardrefid', 'credit_card_number']],
-    optional: ['cardrefid', ...CARD, 'email', 'order_desc', 'start-date', 'repeats-number', 'ipaddress', 'server_callback_url', ...PAYER],
+    optional: [
+      'cardrefid',
+      ...CARD,
+      'email',
+      'order_desc',
+      'start-date',
+      'repeats-number',
+      'ipaddress',
+      'server_callback_url',
+      ...PAYER,
+    ],
     journaled: true,
     response: 'create-recurring-payment-response',
   },
@@ -353,7 +437,17 @@ const ROWS = {
     group: 'transfer',
     auth: OAUTH_RSA,
     required: ['client_orderid', 'amount', 'currency'],
-    optional: [...CARD, 'card_recurring_payment_id', 'destination-card-no', 'destination_card_recurring_payment_id', 'deposit2card', 'ipaddress', 'order_desc', 'redirect_url', 'server_callback_url'],
+    optional: [
+      ...CARD,
+      'card_recurring_payment_id',
+      'destination-card-no',
+      'destination_card_recurring_payment_id',
+      'deposit2card',
+      'ipaddress',
+      'order_desc',
+      'redirect_url',
+      'server_callback_url',
+    ],
     journaled: true,
     response: 'async-response',
   },
@@ -364,7 +458,16 @@ const ROWS = {
     auth: OAUTH_RSA,
     required: ['client-order-id', 'sending-card-ref-id'],
     together: [['amount', 'currency']],
-    optional: ['amount', 'currency', 'destination-card-no', 'destination-card-ref-id', 'order_desc', 'ipaddress', 'redirect_url', 'server_callback_url'],
+    optional: [
+      'amount',
+      'currency',
+      'destination-card-no',
+      'destination-card-ref-id',
+      'order_desc',
+      'ipaddress',
+      'redirect_url',
+      'server_callback_url',
+    ],
     clientOrderIdField: 'client-order-id',
     journaled: true,
     response: 'async-response',
@@ -401,7 +504,6 @@ export function getOperation(name: string): OperationDef {
   }
   return def;
 }
-
 
 export class UnknownOperationError extends InputError {
   constructor(name: string) {

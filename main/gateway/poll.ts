@@ -61,14 +61,21 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 }
 
 function abortError(): TransportError {
-  return new TransportError('ABORTED', 'Stopped following the order; its status will be checked again later.');
+  return new TransportError(
+    'ABORTED',
+    'Stopped following the order; its status will be checked again later.',
+  );
 }
 
 export interface StatusSource {
   status(ref: OrderRef, signal?: AbortSignal): Promise<StatusResponse>;
 }
 
-export async function waitForFinal(client: StatusSource, ref: OrderRef, options: WaitOptions = {}): Promise<WaitOutcome> {
+export async function waitForFinal(
+  client: StatusSource,
+  ref: OrderRef,
+  options: WaitOptions = {},
+): Promise<WaitOutcome> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
   const delayAfter = options.delayAfter ?? publishedCadence;
@@ -85,7 +92,12 @@ export async function waitForFinal(client: StatusSource, ref: OrderRef, options:
       last = response;
     } catch (caught) {
       // A refused status request will be refused again: stop and say why.
-      if (caught instanceof ValidationError || caught instanceof AuthError || caught instanceof InputError) throw caught;
+      if (
+        caught instanceof ValidationError ||
+        caught instanceof AuthError ||
+        caught instanceof InputError
+      )
+        throw caught;
       if (caught instanceof TransportError && caught.code === 'ABORTED') throw caught;
       if (!(caught instanceof GatewayError)) throw caught;
       error = caught;

@@ -70,10 +70,16 @@ export function validateBaseUrl(baseUrl: string): URL {
       );
     }
   } else if (url.protocol !== 'https:') {
-    throw new InputError(`The base URL must start with https://, not ${url.protocol}//.`, 'baseUrl');
+    throw new InputError(
+      `The base URL must start with https://, not ${url.protocol}//.`,
+      'baseUrl',
+    );
   }
   if (url.search || url.hash) {
-    throw new InputError('The base URL must not carry a query (?) or fragment (#); give just the address and path prefix.', 'baseUrl');
+    throw new InputError(
+      'The base URL must not carry a query (?) or fragment (#); give just the address and path prefix.',
+      'baseUrl',
+    );
   }
   if (url.username || url.password) {
     throw new InputError('The base URL must not contain a user name or password.', 'baseUrl');
@@ -90,7 +96,10 @@ function validateCredentials(credentials: Credentials): void {
     );
   }
   if (!credentials.login.trim()) {
-    throw new InputError('This profile has no merchant login; enter the login the gateway gave you.', 'login');
+    throw new InputError(
+      'This profile has no merchant login; enter the login the gateway gave you.',
+      'login',
+    );
   }
 }
 
@@ -123,24 +132,38 @@ export function buildRequest(
   const login = credentials.login.trim();
   const body = validateFields(def, fields);
   const url = operationUrl(credentials.baseUrl, def.path, endpointId);
-  const headers: Record<string, string> = { Accept: VND_PAY_JSON, 'Content-Type': FORM_CONTENT_TYPE };
+  const headers: Record<string, string> = {
+    Accept: VND_PAY_JSON,
+    'Content-Type': FORM_CONTENT_TYPE,
+  };
 
   if (def.auth.kind === 'control') {
     // Deployed gateways read `login` from the body of every operation whose formula names it.
     if (def.auth.formula.includes('login')) body.login = login;
-    body.control = controlChecksum(def.auth.formula, { endpointId, login, controlKey: credentials.controlKey, fields: body });
+    body.control = controlChecksum(def.auth.formula, {
+      endpointId,
+      login,
+      controlKey: credentials.controlKey,
+      fields: body,
+    });
     return { method: 'POST', url, headers, body: encodeForm(Object.entries(body)) };
   }
 
   const method: OAuthSignatureMethod = def.auth.kind === 'oauth-hmac' ? 'HMAC-SHA1' : 'RSA-SHA256';
   // Load the key first: a missing or weak key is an input error, found before any signing.
-  const privateKey = method === 'RSA-SHA256' ? loadRsaPrivateKey(requirePem(credentials.privateKeyPem)) : undefined;
+  const privateKey =
+    method === 'RSA-SHA256' ? loadRsaPrivateKey(requirePem(credentials.privateKeyPem)) : undefined;
   if (method === 'HMAC-SHA1' && !credentials.controlKey) {
     throw new InputError('This profile has no control key; enter it in the profile.', 'controlKey');
   }
   const oauth = protocolParams(login, method, options);
-  const base = signatureBaseString('POST', url, [...Object.entries(body), ...Object.entries(oauth)]);
-  const signature = privateKey ? rsaSha256Signature(base, privateKey) : hmacSha1Signature(base, credentials.controlKey);
+  const base = signatureBaseString('POST', url, [
+    ...Object.entries(body),
+    ...Object.entries(oauth),
+  ]);
+  const signature = privateKey
+    ? rsaSha256Signature(base, privateKey)
+    : hmacSha1Signature(base, credentials.controlKey);
   headers.Authorization = authorizationHeader({ ...oauth, oauth_signature: signature });
   return { method: 'POST', url, headers, body: encodeForm(Object.entries(body)) };
 }

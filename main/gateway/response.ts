@@ -102,10 +102,18 @@ export interface RawResponse {
 /** Parses a body into trimmed string fields, by content type. Returns undefined when unreadable. */
 export function parseBody(contentType: string, body: string): Record<string, string> | undefined {
   const mime = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (mime === 'application/vnd.pay+json' || mime === 'application/json' || mime.endsWith('+json')) {
+  if (
+    mime === 'application/vnd.pay+json' ||
+    mime === 'application/json' ||
+    mime.endsWith('+json')
+  ) {
     return parseJsonBody(body);
   }
-  if (mime === 'text/html' || mime === 'text/plain' || mime === 'application/x-www-form-urlencoded') {
+  if (
+    mime === 'text/html' ||
+    mime === 'text/plain' ||
+    mime === 'application/x-www-form-urlencoded'
+  ) {
     return parseLineBody(body);
   }
   // No or an odd content type: accept whichever form the body clearly is.
@@ -127,7 +135,9 @@ function parseJsonBody(body: string): Record<string, string> | undefined {
   for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
     if (v === null || v === undefined) continue;
     // Numbers are kept as the text JSON wrote: an amount of 10.5 stays "10.5", never a float.
-    fields[name] = typeof v === 'string' ? v.trim() : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    if (typeof v === 'string') fields[name] = v.trim();
+    else if (typeof v === 'number' || typeof v === 'boolean') fields[name] = String(v);
+    else fields[name] = JSON.stringify(v);
   }
   if (typeof (value as Record<string, unknown>).type !== 'string') return undefined;
   return preserveJsonNumberText(body, fields);
@@ -135,7 +145,10 @@ function parseJsonBody(body: string): Record<string, string> | undefined {
 
 // JSON.parse turns 10.10 into 10.1; money fields must keep their text, so numbers are re-read
 // from the source for top-level keys whose value was a number.
-function preserveJsonNumberText(body: string, fields: Record<string, string>): Record<string, string> {
+function preserveJsonNumberText(
+  body: string,
+  fields: Record<string, string>,
+): Record<string, string> {
   const re = /"((?:[^"\\]|\\.)*)"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*[,}]/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(body)) !== null) {
@@ -170,12 +183,16 @@ export function readResponse<T extends ResponseType>(raw: RawResponse, expected:
     throw new AuthError(raw.status, fields ? errorMessageOf(fields) : '');
   }
   if (raw.status >= 500) {
-    throw new ServerError(raw.status, fields ? errorCodeOf(fields) : '', fields ? errorMessageOf(fields) : '');
+    throw new ServerError(
+      raw.status,
+      fields ? errorCodeOf(fields) : '',
+      fields ? errorMessageOf(fields) : '',
+    );
   }
   if (!fields) {
     const detail =
       raw.status === 404
-        ? 'no gateway operation at this address; check the profile\'s base URL and endpoint id'
+        ? "no gateway operation at this address; check the profile's base URL and endpoint id"
         : raw.body.trim()
           ? 'the body is neither the JSON of the spec nor the key=value layout'
           : 'the body is empty';
@@ -189,10 +206,18 @@ export function readResponse<T extends ResponseType>(raw: RawResponse, expected:
     throw new ServerError(raw.status, errorCodeOf(fields), errorMessageOf(fields));
   }
   if (raw.status !== 200) {
-    throw new UnreadableResponseError(raw.status, raw.contentType, `unexpected HTTP status ${raw.status}`);
+    throw new UnreadableResponseError(
+      raw.status,
+      raw.contentType,
+      `unexpected HTTP status ${raw.status}`,
+    );
   }
   if (type !== expected) {
-    throw new UnreadableResponseError(raw.status, raw.contentType, `expected a ${expected}, got ${type ? `a ${type}` : 'no type'}`);
+    throw new UnreadableResponseError(
+      raw.status,
+      raw.contentType,
+      `expected type ${expected}, got ${type ? type : 'no type'}`,
+    );
   }
   return toTyped(expected, fields) as ResponseOf<T>;
 }
@@ -222,7 +247,11 @@ function toTyped(type: ResponseType, f: Record<string, string>): GatewayResponse
     case 'status-response': {
       const status = need(f, 'status', type);
       if (!KNOWN_STATUSES.includes(status)) {
-        throw new UnreadableResponseError(200, '', `the status ${JSON.stringify(status)} is not one the gateway defines`);
+        throw new UnreadableResponseError(
+          200,
+          '',
+          `the status ${JSON.stringify(status)} is not one the gateway defines`,
+        );
       }
       return {
         type,

@@ -47,14 +47,27 @@ function describeNetworkError(error: NodeJS.ErrnoException, host: string): strin
   }
 }
 
-export function sendPrepared(request: PreparedRequest, options: SendOptions = {}): Promise<RawResponse> {
+export function sendPrepared(
+  request: PreparedRequest,
+  options: SendOptions = {},
+): Promise<RawResponse> {
   const url = new URL(request.url);
   const secure = url.protocol === 'https:';
   if (!secure && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    return Promise.reject(new TransportError('TRANSPORT', `Refusing to send payment data to ${url.origin} without TLS; use https://.`));
+    return Promise.reject(
+      new TransportError(
+        'TRANSPORT',
+        `Refusing to send payment data to ${url.origin} without TLS; use https://.`,
+      ),
+    );
   }
   if (options.signal?.aborted) {
-    return Promise.reject(new TransportError('ABORTED', 'The request was cancelled before it was sent; nothing reached the gateway.'));
+    return Promise.reject(
+      new TransportError(
+        'ABORTED',
+        'The request was cancelled before it was sent; nothing reached the gateway.',
+      ),
+    );
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const body = Buffer.from(request.body, 'utf8');
@@ -68,10 +81,11 @@ export function sendPrepared(request: PreparedRequest, options: SendOptions = {}
       options.signal?.removeEventListener('abort', onAbort);
       fn();
     };
-    const fail = (error: TransportError) => finish(() => {
-      req.destroy();
-      reject(error);
-    });
+    const fail = (error: TransportError) =>
+      finish(() => {
+        req.destroy();
+        reject(error);
+      });
     const onAbort = () =>
       fail(new TransportError('ABORTED', `The request was cancelled. ${MAY_HAVE_BEEN_RECORDED}`));
 
@@ -87,7 +101,12 @@ export function sendPrepared(request: PreparedRequest, options: SendOptions = {}
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > MAX_BODY_BYTES) {
-          fail(new TransportError('TRANSPORT', `The gateway's answer exceeded ${MAX_BODY_BYTES} bytes and was not read. ${MAY_HAVE_BEEN_RECORDED}`));
+          fail(
+            new TransportError(
+              'TRANSPORT',
+              `The gateway's answer exceeded ${MAX_BODY_BYTES} bytes and was not read. ${MAY_HAVE_BEEN_RECORDED}`,
+            ),
+          );
           return;
         }
         chunks.push(chunk);
@@ -102,11 +121,15 @@ export function sendPrepared(request: PreparedRequest, options: SendOptions = {}
         ),
       );
       res.on('error', (error: NodeJS.ErrnoException) =>
-        fail(new TransportError('TRANSPORT', describeNetworkError(error, url.host), { cause: error })),
+        fail(
+          new TransportError('TRANSPORT', describeNetworkError(error, url.host), { cause: error }),
+        ),
       );
     });
     req.on('error', (error: NodeJS.ErrnoException) =>
-      fail(new TransportError('TRANSPORT', describeNetworkError(error, url.host), { cause: error })),
+      fail(
+        new TransportError('TRANSPORT', describeNetworkError(error, url.host), { cause: error }),
+      ),
     );
     const timer = setTimeout(
       () =>

@@ -30,7 +30,11 @@ describe('amounts: minor units from the decimal text', () => {
           if (decimals === 1) fc.pre(cents % 10 === 0);
           if (decimals === 0) fc.pre(cents === 0);
           const text =
-            decimals === 0 ? `${whole}` : decimals === 1 ? `${whole}.${cents / 10}` : `${whole}.${String(cents).padStart(2, '0')}`;
+            decimals === 0
+              ? `${whole}`
+              : decimals === 1
+                ? `${whole}.${cents / 10}`
+                : `${whole}.${String(cents).padStart(2, '0')}`;
           const parsed = parseAmount(text);
           expect(parsed.minor).toBe(whole * 100n + BigInt(cents));
           expect(formatMinor(parsed.minor)).toBe(`${whole}.${String(cents).padStart(2, '0')}`);

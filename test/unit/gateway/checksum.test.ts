@@ -21,7 +21,9 @@ describe('Scheme A control checksum', () => {
     expect(controlString(formula.formula, inputs)).toBe(
       '1111902B4FF51042john.smith@gmail.comB17F59B4-A7DC-41B4-8FF9-37D986B43D20',
     );
-    expect(controlChecksum(formula.formula, inputs)).toBe('c6bdd88a78834ef4b863b088827a459f039e8257');
+    expect(controlChecksum(formula.formula, inputs)).toBe(
+      'c6bdd88a78834ef4b863b088827a459f039e8257',
+    );
   });
 
   it('puts the same worked value into a real sale request, and preauth signs the same way', () => {
@@ -39,7 +41,12 @@ describe('Scheme A control checksum', () => {
           expire_year: '2030',
           cvv2: '123',
         },
-        { baseUrl: 'https://sandbox.example.com/paynet', endpointId: '1111', login: 'merchantlogin', controlKey: NOTES_KEY },
+        {
+          baseUrl: 'https://sandbox.example.com/paynet',
+          endpointId: '1111',
+          login: 'merchantlogin',
+          controlKey: NOTES_KEY,
+        },
       );
       const body = new URLSearchParams(request.body);
       expect(body.get('control')).toBe('c6bdd88a78834ef4b863b088827a459f039e8257');
@@ -55,12 +62,23 @@ describe('Scheme A control checksum', () => {
 
   it('leaves amount and currency out of capture and return when they are not sent', () => {
     for (const op of ['CAPTURE', 'RETURN'] as const) {
-      const credentials = { baseUrl: 'https://gate.example.com', endpointId: '1', login: 'shop', controlKey: 'KEY' };
-      const full = new URLSearchParams(buildRequest(op, { client_orderid: 'c1', orderid: '55' }, credentials).body);
+      const credentials = {
+        baseUrl: 'https://gate.example.com',
+        endpointId: '1',
+        login: 'shop',
+        controlKey: 'KEY',
+      };
+      const full = new URLSearchParams(
+        buildRequest(op, { client_orderid: 'c1', orderid: '55' }, credentials).body,
+      );
       expect(full.get('control')).toBe(sha1Hex('shopc155KEY'));
       expect(full.has('amount')).toBe(false);
       const partial = new URLSearchParams(
-        buildRequest(op, { client_orderid: 'c1', orderid: '55', amount: '0.29', currency: 'EUR' }, credentials).body,
+        buildRequest(
+          op,
+          { client_orderid: 'c1', orderid: '55', amount: '0.29', currency: 'EUR' },
+          credentials,
+        ).body,
       );
       expect(partial.get('control')).toBe(sha1Hex('shopc15529EURKEY'));
     }
@@ -69,9 +87,9 @@ describe('Scheme A control checksum', () => {
 
 describe('callbacks and browser returns', () => {
   it("reproduces the notes' callback worked value", () => {
-    expect(callbackControl('approved', '123', 'invoice-1', 'AF4B5DE6-3468-424C-A922-C1DAD7CB4509')).toBe(
-      '5bc8ee48f9ba37c0fd1e0b052a9bc105c6df87e1',
-    );
+    expect(
+      callbackControl('approved', '123', 'invoice-1', 'AF4B5DE6-3468-424C-A922-C1DAD7CB4509'),
+    ).toBe('5bc8ee48f9ba37c0fd1e0b052a9bc105c6df87e1');
   });
 
   const params = {
@@ -87,7 +105,9 @@ describe('callbacks and browser returns', () => {
 
   it('accepts a genuine callback, in either letter case of the hex', () => {
     expect(verifyCallback(params, key)).toEqual({ valid: true });
-    expect(verifyCallback({ ...params, control: params.control.toUpperCase() }, key)).toEqual({ valid: true });
+    expect(verifyCallback({ ...params, control: params.control.toUpperCase() }, key)).toEqual({
+      valid: true,
+    });
   });
 
   it('refuses a changed status, order, key or a missing checksum', () => {

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  AuthError,
+  ServerError,
+  UnreadableResponseError,
+  ValidationError,
+} from '../../../main/gateway/errors';
+import { parseBody, readResponse } from '../../../main/gateway/response';
+
+const JSON_TYPE = 'application/vnd.pay+json';
+
+describe('the two wire formats carry the same fields', () => {
+  const lines =
+    'type=async-response\n&serial-number=00000000-0000-0000-0000-000002f7f33c\n&merchant-order-id=902B4FF5\n&paynet-order-id=1969596\n&end-point-id=1111\n';
+  const json = JSON.stringify({
+    type: 'async-response',
+    'serial-number': '00000000-0000-0000-0000-000002f7f33c',
+    'merchant-order-id': '902B4FF5',
+    'paynet-order-id': '1969596',
+    'end-point-id': '1111',
+  });
+
+  it('reads the deployed key=value layout and the JSON alike', () => {
+    const a = readResponse(
+      { status: 200, contentType: 'text/html;charset=utf-8', body: lines },
+      'async-response',
+    );
+    const b = readResponse({ status: 200, contentType: JSON_TYPE, body: json }, 'async-response');
+    expect(a).toEqual(b);
+    expect(a).toMatchObject({ orderId: '1969596', clientOrderId: '902B4FF5', endpointId: '1111' });
+  });
+
+  it('decodes URL-encoded values (+ is a space) and trims them', () => {
+    const body =
+      'type=status-response\n&status=declined\n&error-message=Insufficient+funds%21\n&amount=10.50\n&paynet-order-id=5 \n';
+    const status = readResponse({ status: 200, contentType: 'text/html', body }, 'status-response');
+    expect(status).toMatchObject({
+      status: 'declined',
+      errorMessage: 'Insufficient funds!',
+      amount: '10.50',
+      orderId: '5',
+    });
+  });
+
+  it('keeps a JSON number amount as its text, never a float', () => {
+    const body =
+      '{"type":"status-response","status":"approved","amount":10.10,"paynet-order-id":77}';
+    const status = readResponse({ status: 200, contentType: JSON_TYPE, body }, 'status-response');
+    expect(status.amount).toBe('10.10');
+    expect(status.orderId).toBe('77');
+  });
+
+  it('reads 3DS waiting fields and card details from a status', () => {
+    const body = JSON.stringify({
+      type: 'status-response',
+      status: 'processing',
+      'order-stage': 'sale_3d_validating',
+      'redirect-to': 'https://acs.example.com/challenge/1',
+      html: '<form></form>',
+      bin: '444455',
+      'last-four-digits': '1111',
+      'card-type': 'VISA',
+      'card-ref-id': '777001',
+    });
+    const status = readResponse({ status: 200, contentType: JSON_TYPE, body }, 'status-response');
+    expect(status.redirectTo).toBe('https://acs.example.com/challenge/1');
+    expect(status.card).toMatchObject({
+      bin: '444455',
+      lastFourDigits: '1111',
+      cardType: 'VISA',
+      cardRefId: '777001',
+    });
+  });
+
+  it('picks the parser from the body when the content type says nothing', () => {
+    expect(parseBody('', '{"type":"error"}')).toEqual({ type: 'error' });
+    expect(parseBody('application/octet-stream', 'type=error\n')).toEqual({ type: 'error' });
+    expect(parseBody('', '<html>502 Bad Gateway</html>')).toBeUndefined();
+  });
+});
+
+describe('typed errors', () => {
+  it('a 400 validation-error carries the gateway code and message', () => {
+    const raw = {
+      status: 400,
+      contentType: JSON_TYPE,
+      body: '{"type":"validation-error","error-message":"Field amount is required","error-code":"1"}',
+    };
+    expect(() => readResponse(raw, 'async-response')).toThrow(ValidationError);
+    try {
+      readResponse(raw, 'async-response');
+    } catch (error) {
+      expect(error).toMatchObject({
+        gatewayCode: '1',
+        gatewayMessage: 'Field amount is required',
+        httpStatus: 400,
+      });
+      expect((error as Error).message).toMatch(
+        /refused the request: Field amount is required \(error code 1\)/,
+      );
+    }
+  });
+
+  it('a validation-error answered with 200 by a deployed gateway is still an error', () => {
+    const raw = {
+      status: 200,
+      contentType: 'text/html',
+      body: 'type=validation-error\n&error-message=Invalid+control\n&error-code=2\n',
+    };
+    expect(() => readResponse(raw, 'status-response')).toThrow(/Invalid control/);
+  });
+
+  it('403 is an authentication failure that says what to check', () => {
+    expect(() =>
+      readResponse({ status: 403, contentType: '', body: '' }, 'async-response'),
+    ).toThrow(AuthError);
+    expect(() =>
+      readResponse({ status: 403, contentType: '', body: '' }, 'async-response'),
+    ).toThrow(/control key/);
+  });
+
+  it('500 with an error body is a server error that tells the clerk to look the order up', () => {
+    const raw = {
+      status: 500,
+      contentType: JSON_TYPE,
+      body: '{"type":"error","error-message":"Internal error","error-code":"500"}',
+    };
+    expect(() => readResponse(raw, 'async-response')).toThrow(ServerError);
+    expect(() => readResponse(raw, 'async-response')).toThrow(/look the order up/);
+  });
+
+  it('an HTML error page, an empty body, a wrong type or an unknown status are unreadable', () => {
+    expect(() =>
+      readResponse(
+        { status: 200, contentType: 'text/html', body: '<html>oops</html>' },
+        'async-response',
+      ),
+    ).toThrow(UnreadableResponseError);
+    expect(() =>
+      readResponse({ status: 200, contentType: JSON_TYPE, body: '' }, 'async-response'),
+    ).toThrow(/body is empty/);
+    expect(() =>
+      readResponse(
+        { status: 404, contentType: 'text/html', body: '<h1>Not found</h1>' },
+        'async-response',
+      ),
+    ).toThrow(/base URL and endpoint id/);
+    expect(() =>
+      readResponse(
+        { status: 200, contentType: JSON_TYPE, body: '{"type":"async-response"}' },
+        'status-response',
+      ),
+    ).toThrow(/expected type status-response, got async-response/);
+    expect(() =>
+      readResponse(
+        { status: 200, contentType: JSON_TYPE, body: '{"type":"status-response","status":"done"}' },
+        'status-response',
+      ),
+    ).toThrow(/not one the gateway defines/);
+    expect(() =>
+      readResponse(
+        { status: 200, contentType: JSON_TYPE, body: '{"type":"async-form-response"}' },
+        'async-form-response',
+      ),
+    ).toThrow(/has no redirect-url/);
+  });
+});
