@@ -317,6 +317,15 @@ describe('bad input is refused before anything is signed', () => {
     );
   });
 
+  it('a signing key under 2048 bits', () => {
+    const weak = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ type: 'pkcs1', format: 'pem' })
+      .toString();
+    expect(() =>
+      buildRequest('CARDREF_V4', SAMPLE_FIELDS.CARDREF_V4, { ...credentials, privateKeyPem: weak }),
+    ).toThrow(/1024 bits; the gateway requires at least 2048/);
+  });
+
   it('plain http is allowed to this machine only', () => {
     for (const baseUrl of [
       'http://127.0.0.1:18080/paynet',

@@ -1,0 +1,41 @@
+// CSV export of the journal: RFC 4180 quoting, amounts as exact decimal text, and cells that a
+// spreadsheet would run as a formula (=, +, -, @) defused with a leading apostrophe.
+
+import { formatMinor } from '../gateway/amount';
+import type { JournalEntry } from './journal';
+
+const COLUMNS: readonly [string, (e: JournalEntry) => string][] = [
+  ['created_at', (e) => e.createdAt],
+  ['operator', (e) => e.operator],
+  ['profile_id', (e) => e.profileId],
+  ['operation', (e) => e.operation],
+  ['client_orderid', (e) => e.clientOrderId],
+  ['orderid', (e) => e.orderId ?? ''],
+  ['target_orderid', (e) => e.targetOrderId ?? ''],
+  ['amount', (e) => (e.amountMinor === null ? '' : formatMinor(e.amountMinor))],
+  ['currency', (e) => e.currency ?? ''],
+  ['reason', (e) => e.reason ?? ''],
+  ['note', (e) => e.note ?? ''],
+  ['email', (e) => e.email ?? ''],
+  ['state', (e) => e.state],
+  ['status', (e) => e.status ?? ''],
+  ['error_code', (e) => e.errorCode ?? ''],
+  ['error_message', (e) => e.errorMessage ?? ''],
+  ['final_at', (e) => e.finalAt ?? ''],
+];
+
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function* journalCsvLines(entries: Iterable<JournalEntry>): Generator<string> {
+  yield COLUMNS.map(([name]) => name).join(',') + '\r\n';
+  for (const entry of entries) {
+    yield COLUMNS.map(([, get]) => csvCell(get(entry))).join(',') + '\r\n';
+  }
+}
+
+export function journalCsv(entries: Iterable<JournalEntry>): string {
+  return [...journalCsvLines(entries)].join('');
+}

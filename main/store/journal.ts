@@ -1,0 +1,332 @@
+// The journal: every operation that moves money or registers something is written here
+// *before* it is sent, with its fresh client_orderid, and updated with each answer. After a
+// crash or a lost answer an entry is reconciled by asking `status`, never by sending again.
+// Rows are never deleted; their state only moves forward.
+
+import type { Db } from './database';
+import { redactFields } from './redact';
+
+export type JournalState = 'sending' | 'acknowledged' | 'final' | 'refused' | 'unknown';
+/** States in which the gateway's final word on the entry is still owed. */
+export const IN_FLIGHT: readonly JournalState[] = ['sending', 'acknowledged', 'unknown'];
+
+export interface NewJournalEntry {
+  clientOrderId: string;
+  profileId: string;
+  operator: string;
+  operation: string;
+  /** The order the operation acts on (capture, return, void). */
+  targetOrderId?: string;
+  amountMinor?: bigint;
+  currency?: string;
+  reason?: string;
+  note?: string;
+  email?: string;
+  /** The request's fields; they are redacted before they are stored. */
+  fields: Readonly<Record<string, string>>;
+}
+
+export interface JournalEntry {
+  id: number;
+  clientOrderId: string;
+  profileId: string;
+  operator: string;
+  operation: string;
+  targetOrderId: string | null;
+  orderId: string | null;
+  amountMinor: bigint | null;
+  currency: string | null;
+  reason: string | null;
+  note: string | null;
+  email: string | null;
+  summary: Record<string, string>;
+  state: JournalState;
+  status: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdAt: string;
+  updatedAt: string;
+  finalAt: string | null;
+}
+
+export interface JournalFilter {
+  /** Matches orderid, target orderid or client_orderid exactly. */
+  orderRef?: string;
+  email?: string;
+  status?: string;
+  state?: JournalState;
+  operation?: string;
+  profileId?: string;
+  /** ISO timestamps, inclusive from, exclusive to. */
+  from?: string;
+  to?: string;
+}
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+interface Row {
+  id: number | bigint;
+  client_orderid: string;
+  profile_id: string;
+  operator: string;
+  operation: string;
+  target_orderid: string | null;
+  orderid: string | null;
+  amount_minor: bigint | null;
+  currency: string | null;
+  reason: string | null;
+  note: string | null;
+  email: string | null;
+  summary: string;
+  state: JournalState;
+  status: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+  final_at: string | null;
+}
+
+function toEntry(row: Row): JournalEntry {
+  return {
+    id: Number(row.id),
+    clientOrderId: row.client_orderid,
+    profileId: row.profile_id,
+    operator: row.operator,
+    operation: row.operation,
+    targetOrderId: row.target_orderid,
+    orderId: row.orderid,
+    amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
+    currency: row.currency,
+    reason: row.reason,
+    note: row.note,
+    email: row.email,
+    summary: JSON.parse(row.summary) as Record<string, string>,
+    state: row.state,
+    status: row.status,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    finalAt: row.final_at,
+  };
+}
+
+export class JournalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JournalError';
+  }
+}
+
+export class Journal {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Writes the entry before its request leaves; refuses a reused client_orderid. */
+  begin(entry: NewJournalEntry): JournalEntry {
+    const at = this.now().toISOString();
+    try {
+      this.db
+        .prepare(
+          `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
+             currency, reason, note, email, summary, state, created_at, updated_at)
+           VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
+             @currency, @reason, @note, @email, @summary, 'sending', @at, @at)`,
+        )
+        .run({
+          clientOrderId: entry.clientOrderId,
+          profileId: entry.profileId,
+          operator: entry.operator,
+          operation: entry.operation,
+          targetOrderId: entry.targetOrderId ?? null,
+          amountMinor: entry.amountMinor ?? null,
+          currency: entry.currency ?? null,
+          reason: entry.reason ?? null,
+          note: entry.note ?? null,
+          email: entry.email ?? null,
+          summary: JSON.stringify(redactFields(entry.fields)),
+          at,
+        });
+    } catch (error) {
+      if (String(error).includes('UNIQUE constraint failed: journal.client_orderid')) {
+        throw new JournalError(
+          `client_orderid ${entry.clientOrderId} is already in the journal; every operation needs a fresh one.`,
+        );
+      }
+      throw error;
+    }
+    return this.require(entry.clientOrderId);
+  }
+
+  get(clientOrderId: string): JournalEntry | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM journal WHERE client_orderid = ?')
+      .safeIntegers(true)
+      .get(clientOrderId) as Row | undefined;
+    return row ? toEntry(row) : undefined;
+  }
+
+  private require(clientOrderId: string): JournalEntry {
+    const entry = this.get(clientOrderId);
+    if (!entry) throw new JournalError(`No journal entry for client_orderid ${clientOrderId}.`);
+    return entry;
+  }
+
+  /** The gateway acknowledged the request (an async-response): its orderid is now known. */
+  acknowledge(clientOrderId: string, orderId: string | undefined): JournalEntry {
+    return this.update(clientOrderId, ['sending', 'unknown'], {
+      state: 'acknowledged',
+      orderid: orderId ?? null,
+    });
+  }
+
+  /** The gateway's final status for the operation. */
+  finish(
+    clientOrderId: string,
+    answer: { status: string; orderId?: string; errorCode?: string; errorMessage?: string },
+  ): JournalEntry {
+    return this.update(clientOrderId, IN_FLIGHT, {
+      state: 'final',
+      status: answer.status,
+      orderid: answer.orderId ?? null,
+      error_code: answer.errorCode ?? null,
+      error_message: answer.errorMessage ?? null,
+      final_at: this.now().toISOString(),
+    });
+  }
+
+  /** The gateway refused the request as invalid: nothing was processed. */
+  refuse(clientOrderId: string, error: { code?: string; message: string }): JournalEntry {
+    return this.update(clientOrderId, ['sending', 'unknown'], {
+      state: 'refused',
+      error_code: error.code ?? null,
+      error_message: error.message,
+      final_at: this.now().toISOString(),
+    });
+  }
+
+  /** The answer was lost (timeout, cut connection, 5xx): reconcile with `status` later. */
+  markUnknown(clientOrderId: string, error: { code?: string; message: string }): JournalEntry {
+    return this.update(clientOrderId, ['sending'], {
+      state: 'unknown',
+      error_code: error.code ?? null,
+      error_message: error.message,
+    });
+  }
+
+  private update(
+    clientOrderId: string,
+    from: readonly JournalState[],
+    set: Record<string, string | null>,
+  ): JournalEntry {
+    const current = this.require(clientOrderId);
+    if (!from.includes(current.state)) {
+      throw new JournalError(
+        `The journal entry ${clientOrderId} is ${current.state} and cannot become ${set.state ?? 'changed'}.`,
+      );
+    }
+    // COALESCE keeps an orderid learned earlier when a later answer does not repeat it.
+    const columns = Object.keys(set).map((c) =>
+      c === 'orderid' ? 'orderid = COALESCE(@orderid, orderid)' : `${c} = @${c}`,
+    );
+    this.db
+      .prepare(
+        `UPDATE journal SET ${columns.join(', ')}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
+      )
+      .run({ ...set, updated_at: this.now().toISOString(), client_orderid: clientOrderId });
+    return this.require(clientOrderId);
+  }
+
+  /** Entries whose final answer is still owed, oldest first: what a start must reconcile. */
+  inFlight(profileId?: string): JournalEntry[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM journal WHERE state IN ('sending', 'acknowledged', 'unknown')
+         ${profileId ? 'AND profile_id = @profileId' : ''} ORDER BY id`,
+      )
+      .safeIntegers(true)
+      .all(profileId ? { profileId } : {}) as Row[];
+    return rows.map(toEntry);
+  }
+
+  /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
+  forTarget(orderId: string): JournalEntry[] {
+    const rows = this.db
+      .prepare('SELECT * FROM journal WHERE target_orderid = ? ORDER BY id')
+      .safeIntegers(true)
+      .all(orderId) as Row[];
+    return rows.map(toEntry);
+  }
+
+  search(filter: JournalFilter = {}, offset = 0, limit = 100): Page<JournalEntry> {
+    const { where, params } = whereClause(filter);
+    const total = Number(
+      (this.db.prepare(`SELECT COUNT(*) AS n FROM journal ${where}`).get(params) as { n: number })
+        .n,
+    );
+    const rows = this.db
+      .prepare(`SELECT * FROM journal ${where} ORDER BY id DESC LIMIT @limit OFFSET @offset`)
+      .safeIntegers(true)
+      .all({
+        ...params,
+        limit: Math.max(1, Math.min(limit, 1000)),
+        offset: Math.max(0, offset),
+      }) as Row[];
+    return { rows: rows.map(toEntry), total, offset, limit };
+  }
+
+  /** Every entry matching the filter, newest first, streamed so 100,000 rows stay cheap. */
+  *iterate(filter: JournalFilter = {}): Generator<JournalEntry> {
+    const { where, params } = whereClause(filter);
+    for (const row of this.db
+      .prepare(`SELECT * FROM journal ${where} ORDER BY id DESC`)
+      .safeIntegers(true)
+      .iterate(params)) {
+      yield toEntry(row as Row);
+    }
+  }
+}
+
+function whereClause(filter: JournalFilter): { where: string; params: Record<string, string> } {
+  const clauses: string[] = [];
+  const params: Record<string, string> = {};
+  if (filter.orderRef) {
+    clauses.push(
+      '(orderid = @orderRef OR target_orderid = @orderRef OR client_orderid = @orderRef)',
+    );
+    params.orderRef = filter.orderRef.trim();
+  }
+  if (filter.email) {
+    clauses.push('email = @email COLLATE NOCASE');
+    params.email = filter.email.trim();
+  }
+  for (const [key, column] of [
+    ['status', 'status'],
+    ['state', 'state'],
+    ['operation', 'operation'],
+    ['profileId', 'profile_id'],
+  ] as const) {
+    const value = filter[key];
+    if (value) {
+      clauses.push(`${column} = @${key}`);
+      params[key] = value;
+    }
+  }
+  if (filter.from) {
+    clauses.push('created_at >= @from');
+    params.from = filter.from;
+  }
+  if (filter.to) {
+    clauses.push('created_at < @to');
+    params.to = filter.to;
+  }
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}

@@ -1,0 +1,250 @@
+// Connection profiles: who Paydesk connects as. Secrets are not here: the control key and the
+// private key are in the OS keychain under the profile's id (main/secrets/).
+
+import { randomUUID } from 'node:crypto';
+
+import { validateBaseUrl } from '../gateway/request';
+import type { Db } from './database';
+
+export type Environment = 'production' | 'test' | 'sandbox';
+export const ENVIRONMENTS: readonly Environment[] = ['production', 'test', 'sandbox'];
+
+export interface Profile {
+  id: string;
+  name: string;
+  environment: Environment;
+  baseUrl: string;
+  endpointId: string;
+  endpointKind: 'endpoint' | 'group';
+  login: string;
+  keyFingerprint: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ProfileInput = Pick<
+  Profile,
+  'name' | 'environment' | 'baseUrl' | 'endpointId' | 'login'
+> &
+  Partial<Pick<Profile, 'endpointKind'>>;
+
+export interface KeyHistoryEntry {
+  fingerprint: string;
+  environment: Environment;
+  attachedAt: string;
+  retiredAt: string | null;
+}
+
+export class ProfileError extends Error {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'ProfileError';
+  }
+}
+
+interface Row {
+  id: string;
+  name: string;
+  environment: Environment;
+  base_url: string;
+  endpoint_id: string;
+  endpoint_kind: 'endpoint' | 'group';
+  login: string;
+  key_fingerprint: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const toProfile = (r: Row): Profile => ({
+  id: r.id,
+  name: r.name,
+  environment: r.environment,
+  baseUrl: r.base_url,
+  endpointId: r.endpoint_id,
+  endpointKind: r.endpoint_kind,
+  login: r.login,
+  keyFingerprint: r.key_fingerprint,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+function validate(input: ProfileInput): ProfileInput {
+  const name = input.name.trim();
+  if (!name)
+    throw new ProfileError('Give the profile a name, for example "Production EUR".', 'name');
+  if (!ENVIRONMENTS.includes(input.environment)) {
+    throw new ProfileError('Choose the environment: production, test or sandbox.', 'environment');
+  }
+  try {
+    validateBaseUrl(input.baseUrl);
+  } catch (error) {
+    throw new ProfileError((error as Error).message, 'baseUrl');
+  }
+  const endpointId = input.endpointId.trim();
+  if (!/^[1-9]\d{0,18}$/.test(endpointId)) {
+    throw new ProfileError(
+      'The endpoint id is the whole number the gateway gave you, for example 1111.',
+      'endpointId',
+    );
+  }
+  const login = input.login.trim();
+  if (!login) throw new ProfileError('Enter the merchant login the gateway gave you.', 'login');
+  return { ...input, name, endpointId, login, baseUrl: input.baseUrl.trim().replace(/\/+$/, '') };
+}
+
+export class Profiles {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  list(): Profile[] {
+    return (this.db.prepare('SELECT * FROM profiles ORDER BY name').all() as Row[]).map(toProfile);
+  }
+
+  get(id: string): Profile | undefined {
+    const row = this.db.prepare('SELECT * FROM profiles WHERE id = ?').get(id) as Row | undefined;
+    return row ? toProfile(row) : undefined;
+  }
+
+  require(id: string): Profile {
+    const profile = this.get(id);
+    if (!profile)
+      throw new ProfileError(`There is no profile with id ${id}; it may have been removed.`);
+    return profile;
+  }
+
+  create(input: ProfileInput): Profile {
+    const clean = validate(input);
+    const id = randomUUID();
+    const at = this.now().toISOString();
+    this.guardUniqueName(clean.name);
+    this.db
+      .prepare(
+        `INSERT INTO profiles (id, name, environment, base_url, endpoint_id, endpoint_kind, login, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        clean.name,
+        clean.environment,
+        clean.baseUrl,
+        clean.endpointId,
+        clean.endpointKind ?? 'endpoint',
+        clean.login,
+        at,
+        at,
+      );
+    return this.require(id);
+  }
+
+  update(id: string, input: ProfileInput): Profile {
+    const current = this.require(id);
+    const clean = validate(input);
+    if (clean.name.toLowerCase() !== current.name.toLowerCase()) this.guardUniqueName(clean.name);
+    if (clean.environment !== current.environment && current.keyFingerprint) {
+      throw new ProfileError(
+        'This profile has a signing key, and a key pair belongs to one environment. Rotate to a new key before changing the environment.',
+        'environment',
+      );
+    }
+    this.db
+      .prepare(
+        `UPDATE profiles SET name = ?, environment = ?, base_url = ?, endpoint_id = ?, endpoint_kind = ?, login = ?, updated_at = ?
+         WHERE id = ?`,
+      )
+      .run(
+        clean.name,
+        clean.environment,
+        clean.baseUrl,
+        clean.endpointId,
+        clean.endpointKind ?? 'endpoint',
+        clean.login,
+        this.now().toISOString(),
+        id,
+      );
+    return this.require(id);
+  }
+
+  /** Removes the profile and its key history; the journal keeps its entries (FK refuses). */
+  remove(id: string): void {
+    this.require(id);
+    const used = this.db
+      .prepare('SELECT COUNT(*) AS n FROM journal WHERE profile_id = ?')
+      .get(id) as { n: number };
+    if (used.n > 0) {
+      throw new ProfileError(
+        `This profile has ${used.n} journal entries, which are kept for the record; it cannot be removed.`,
+      );
+    }
+    this.db.prepare('DELETE FROM profiles WHERE id = ?').run(id);
+  }
+
+  /**
+   * Attaches a key by its fingerprint. A key pair belongs to one environment: the same key on a
+   * production and a test profile is refused. The previous key is kept in the history.
+   */
+  attachKey(id: string, fingerprint: string): Profile {
+    const profile = this.require(id);
+    const clash = this.db
+      .prepare(
+        'SELECT p.name, k.environment FROM profile_keys k JOIN profiles p ON p.id = k.profile_id WHERE k.fingerprint = ? AND k.environment != ?',
+      )
+      .get(fingerprint, profile.environment) as { name: string; environment: string } | undefined;
+    if (clash) {
+      throw new ProfileError(
+        `This key is already used by the ${clash.environment} profile "${clash.name}". Production and test need separate key pairs: generate a new key for this profile.`,
+        'key',
+      );
+    }
+    const at = this.now().toISOString();
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          'UPDATE profile_keys SET retired_at = ? WHERE profile_id = ? AND retired_at IS NULL',
+        )
+        .run(at, id);
+      this.db
+        .prepare(
+          `INSERT INTO profile_keys (profile_id, fingerprint, environment, attached_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (profile_id, fingerprint) DO UPDATE SET retired_at = NULL, attached_at = excluded.attached_at`,
+        )
+        .run(id, fingerprint, profile.environment, at);
+      this.db
+        .prepare('UPDATE profiles SET key_fingerprint = ?, updated_at = ? WHERE id = ?')
+        .run(fingerprint, at, id);
+    })();
+    return this.require(id);
+  }
+
+  keyHistory(id: string): KeyHistoryEntry[] {
+    const rows = this.db
+      .prepare(
+        'SELECT fingerprint, environment, attached_at, retired_at FROM profile_keys WHERE profile_id = ? ORDER BY attached_at DESC, rowid DESC',
+      )
+      .all(id) as {
+      fingerprint: string;
+      environment: Environment;
+      attached_at: string;
+      retired_at: string | null;
+    }[];
+    return rows.map((r) => ({
+      fingerprint: r.fingerprint,
+      environment: r.environment,
+      attachedAt: r.attached_at,
+      retiredAt: r.retired_at,
+    }));
+  }
+
+  private guardUniqueName(name: string): void {
+    const taken = this.db.prepare('SELECT 1 FROM profiles WHERE name = ? COLLATE NOCASE').get(name);
+    if (taken)
+      throw new ProfileError(
+        `A profile named "${name}" exists already; choose another name.`,
+        'name',
+      );
+  }
+}

@@ -1,0 +1,20 @@
+// What of a request may be kept: the journal and logs get a summary in which a card number is
+// masked to its first six and last four digits and a CVV, a 3DS payload or a secret never appears.
+
+const CARD_FIELDS = new Set(['credit_card_number', 'destination-card-no']);
+const DROPPED = /^(cvv2|control|oauth_.*|PaRes|cres|MD|.*password.*|.*secret.*|.*key)$/i;
+
+export function maskPan(pan: string): string {
+  const digits = pan.replace(/\D/g, '');
+  if (digits.length < 12) return '*'.repeat(digits.length);
+  return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+}
+
+export function redactFields(fields: Readonly<Record<string, string>>): Record<string, string> {
+  const summary: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (DROPPED.test(name)) continue;
+    summary[name] = CARD_FIELDS.has(name) ? maskPan(value) : value;
+  }
+  return summary;
+}
