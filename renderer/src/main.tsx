@@ -1,0 +1,18 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+
+import { App } from './App';
+import { createQueryClient } from './queryClient';
+import './styles.css';
+
+const container = document.getElementById('root');
+if (container === null) throw new Error('renderer/index.html has no #root element');
+
+createRoot(container).render(
+  <StrictMode>
+    <QueryClientProvider client={createQueryClient()}>
+      <App />
+    </QueryClientProvider>
+  </StrictMode>,
+);
