@@ -1,0 +1,240 @@
+// Authentication exactly as a strict gateway does it: Scheme A (`control` = SHA-1 over the
+// operation's formula) and Scheme B (OAuth 1.0a, HMAC-SHA1 keyed `control_key&`, or RSA-SHA256
+// verified with the merchant's public key). The formulas and schemes come from the operation
+// table, and the checksum and base string from the client's own code, so client and sandbox
+// cannot drift apart: a disagreement between them is a bug in the spec reading, caught by tests.
+
+import { timingSafeEqual, verify } from 'node:crypto';
+
+import { controlChecksum } from '../gateway/checksum';
+import { InputError } from '../gateway/errors';
+import {
+  hmacSha1Signature,
+  parseAuthorizationHeader,
+  signatureBaseString,
+  type Pair,
+} from '../gateway/oauth';
+import type { OperationDef } from '../gateway/operations';
+import { refuse } from './codes';
+import type { Store } from './db';
+import type { Merchant, MerchantRegistry } from './merchants';
+
+/** OAuth timestamps may be this far from the sandbox's wall clock, and nonces are kept as long. */
+export const OAUTH_WINDOW_SECONDS = 5 * 60;
+
+const OAUTH_REQUIRED = [
+  'oauth_consumer_key',
+  'oauth_signature_method',
+  'oauth_signature',
+  'oauth_timestamp',
+  'oauth_nonce',
+  'oauth_version',
+] as const;
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export interface ControlCheck {
+  def: OperationDef;
+  merchant: Merchant;
+  endpointId: string;
+  /** Validated body fields, without control and login. */
+  fields: Readonly<Record<string, string>>;
+  login: string | undefined;
+  control: string | undefined;
+}
+
+export function verifyControl({
+  def,
+  merchant,
+  endpointId,
+  fields,
+  login,
+  control,
+}: ControlCheck): void {
+  if (def.auth.kind !== 'control')
+    throw new Error(`${def.name} is not signed with a control checksum`);
+  const formula = def.auth.formula;
+  if (formula.includes('login')) {
+    if (!login)
+      throw refuse(
+        'MISSING_FIELD',
+        `${def.name} needs the field login (the merchant login); it enters the control checksum.`,
+      );
+  }
+  if (login !== undefined && login !== merchant.login) {
+    throw refuse(
+      'UNKNOWN_MERCHANT',
+      `The login ${JSON.stringify(login)} does not belong to endpoint ${endpointId}.`,
+    );
+  }
+  if (!control)
+    throw refuse('MISSING_FIELD', `${def.name} needs the field control (the request checksum).`);
+  const expected = controlChecksum(formula, {
+    endpointId,
+    login: merchant.login,
+    controlKey: merchant.controlKey,
+    fields,
+  });
+  if (!sameText(control.trim().toLowerCase(), expected)) {
+    throw refuse(
+      'BAD_CONTROL',
+      `The control checksum does not match: expected SHA-1 over ${formula.join(' + ')} (amount in minor units), in lowercase hex.`,
+    );
+  }
+}
+
+export interface OAuthCheck {
+  def: OperationDef;
+  merchant: Merchant;
+  registry: MerchantRegistry;
+  store: Store;
+  /** The request URL as the client addressed it (scheme, Host header, path and query). */
+  url: string;
+  /** The body exactly as received, in order, oauth_* pairs included. */
+  bodyPairs: readonly Pair[];
+  authorization: string | undefined;
+  /** Wall-clock seconds: the client signs with its real clock, never the movable one. */
+  nowSeconds: number;
+}
+
+/** Merges oauth_* from the header and the body; the same name with two values is refused. */
+function oauthParams(
+  authorization: string | undefined,
+  bodyPairs: readonly Pair[],
+): Record<string, string> {
+  let header: Record<string, string> = {};
+  if (authorization !== undefined) {
+    try {
+      header = parseAuthorizationHeader(authorization);
+    } catch (error) {
+      throw refuse(
+        'BAD_SIGNATURE',
+        error instanceof InputError ? error.message : 'The Authorization header could not be read.',
+      );
+    }
+  }
+  const merged: Record<string, string> = { ...header };
+  for (const [name, value] of bodyPairs) {
+    if (!name.startsWith('oauth_')) continue;
+    const fromHeader = merged[name];
+    if (fromHeader !== undefined && fromHeader !== value) {
+      throw refuse(
+        'BAD_SIGNATURE',
+        `${name} differs between the Authorization header and the body.`,
+      );
+    }
+    merged[name] = value;
+  }
+  delete merged.realm;
+  return merged;
+}
+
+export function verifyOAuth(check: OAuthCheck): void {
+  const { def, merchant, registry, store, url, bodyPairs, authorization, nowSeconds } = check;
+  const expectedMethod =
+    def.auth.kind === 'oauth-hmac'
+      ? 'HMAC-SHA1'
+      : def.auth.kind === 'oauth-rsa'
+        ? 'RSA-SHA256'
+        : undefined;
+  if (!expectedMethod) throw new Error(`${def.name} is not signed with OAuth`);
+
+  const params = oauthParams(authorization, bodyPairs);
+  if (Object.keys(params).length === 0) {
+    throw refuse(
+      'BAD_SIGNATURE',
+      `${def.name} must be signed with OAuth 1.0a ${expectedMethod}: send an Authorization: OAuth header.`,
+    );
+  }
+  for (const name of OAUTH_REQUIRED) {
+    if (!params[name]) throw refuse('BAD_SIGNATURE', `The OAuth parameters lack ${name}.`);
+  }
+  if (params.oauth_version !== '1.0')
+    throw refuse(
+      'BAD_SIGNATURE',
+      `oauth_version must be 1.0, got ${JSON.stringify(params.oauth_version)}.`,
+    );
+  if (params.oauth_signature_method !== expectedMethod) {
+    throw refuse(
+      'BAD_SIGNATURE',
+      `${def.name} is signed with ${expectedMethod}; oauth_signature_method was ${JSON.stringify(params.oauth_signature_method)}.`,
+    );
+  }
+  const consumerKey = params.oauth_consumer_key ?? '';
+  const owner = registry.byLoginName(consumerKey);
+  if (!owner)
+    throw refuse(
+      'UNKNOWN_MERCHANT',
+      `oauth_consumer_key ${JSON.stringify(consumerKey)} is not a known merchant login.`,
+    );
+  if (owner.endpointId !== merchant.endpointId) {
+    throw refuse(
+      'UNKNOWN_MERCHANT',
+      `The login ${JSON.stringify(consumerKey)} does not belong to endpoint ${merchant.endpointId}.`,
+    );
+  }
+  const timestamp = params.oauth_timestamp ?? '';
+  if (!/^\d{1,12}$/.test(timestamp))
+    throw refuse('BAD_SIGNATURE', 'oauth_timestamp must be whole seconds since 1970.');
+  if (Math.abs(nowSeconds - Number(timestamp)) > OAUTH_WINDOW_SECONDS) {
+    throw refuse(
+      'STALE_TIMESTAMP',
+      `oauth_timestamp ${timestamp} is more than ${OAUTH_WINDOW_SECONDS / 60} minutes from the gateway's time ${nowSeconds}; check this computer's clock.`,
+    );
+  }
+
+  // The base string covers the body as received plus every oauth_* parameter but the signature,
+  // each once, whether it travelled in the header or the body.
+  const fromBody = new Set(bodyPairs.map(([name]) => name));
+  const pairs: Pair[] = [
+    ...bodyPairs,
+    ...Object.entries(params).filter(([name]) => name !== 'oauth_signature' && !fromBody.has(name)),
+  ];
+  const base = signatureBaseString('POST', url, pairs);
+  const signature = params.oauth_signature ?? '';
+  if (expectedMethod === 'HMAC-SHA1') {
+    if (!sameText(signature, hmacSha1Signature(base, merchant.controlKey))) {
+      throw refuse(
+        'BAD_SIGNATURE',
+        'The OAuth HMAC-SHA1 signature does not verify: the request was changed after signing, or the key is wrong.',
+      );
+    }
+  } else {
+    if (!merchant.publicKey) {
+      throw refuse(
+        'NO_PUBLIC_KEY',
+        `No RSA public key is on file for ${merchant.login}; hand public_key.pem to support (merchants.json publicKeyPem).`,
+      );
+    }
+    const ok = verify(
+      'sha256',
+      Buffer.from(base, 'utf8'),
+      merchant.publicKey,
+      Buffer.from(signature, 'base64'),
+    );
+    if (!ok) {
+      throw refuse(
+        'BAD_SIGNATURE',
+        'The OAuth RSA-SHA256 signature does not verify with the public key on file: the request was changed after signing, or another key signed it.',
+      );
+    }
+  }
+  // Claimed only once the signature holds, so a forged request cannot burn a merchant's nonce.
+  if (
+    !store.claimNonce(
+      consumerKey,
+      params.oauth_nonce ?? '',
+      nowSeconds * 1000,
+      (nowSeconds - OAUTH_WINDOW_SECONDS) * 1000,
+    )
+  ) {
+    throw refuse(
+      'REPLAYED_NONCE',
+      `oauth_nonce ${JSON.stringify(params.oauth_nonce)} was already used; every request needs a fresh nonce.`,
+    );
+  }
+}

@@ -1,0 +1,449 @@
+// The sandbox's state in SQLite (better-sqlite3; a file, or :memory:). Every integer comes
+// back as a bigint (defaultSafeIntegers), so money is integer minor units end to end and never
+// passes through a float. Times are milliseconds on the sandbox clock (clock.ts).
+
+import Database from 'better-sqlite3';
+
+export type TxKind =
+  | 'sale'
+  | 'preauth'
+  | 'capture'
+  | 'reversal'
+  | 'cancel'
+  | 'void'
+  | 'account-verification'
+  | 'rebill'
+  | 'recurring'
+  | 'payout'
+  | 'transfer'
+  | 'pan-eligibility';
+
+export type TxStatus = 'processing' | 'approved' | 'declined' | 'error' | 'filtered' | 'unknown';
+
+/**
+ * Where a transaction that is still `processing` waits: `queued` until its due time,
+ * `form` for the customer on a hosted page, `3ds-method` / `3ds-challenge` for 3DS,
+ * `checked` for a registered payout waiting for payout-pay. `final` once it has a final status
+ * (or `unknown`, which never moves by itself).
+ */
+export type TxStage = 'queued' | 'form' | '3ds-method' | '3ds-challenge' | 'checked' | 'final';
+
+/** What processing will end in, decided when the card data arrives (cards.ts). */
+export type TxPlan = 'approve' | 'decline' | 'unknown';
+
+export interface TxRow {
+  id: bigint;
+  endpoint_id: string;
+  client_orderid: string;
+  operation: string;
+  kind: TxKind;
+  /** The transaction this one acts on (capture -> preauth, reversal -> sale, ...). */
+  parent_id: bigint | null;
+  status: TxStatus;
+  stage: TxStage;
+  plan: TxPlan;
+  amount_minor: bigint;
+  currency: string;
+  email: string | null;
+  card_bin: string | null;
+  card_last4: string | null;
+  card_type: string | null;
+  card_holder: string | null;
+  card_exp_month: string | null;
+  card_exp_year: string | null;
+  /** The card reference charged (rebill, recurring) or created from this order (create-card-ref). */
+  card_ref_id: bigint | null;
+  /** A payout's or transfer's destination, masked. */
+  destination: string | null;
+  redirect_url: string | null;
+  server_callback_url: string | null;
+  decline_code: string | null;
+  decline_reason: string | null;
+  approval_code: string | null;
+  rrn: string | null;
+  /** Secret part of the sandbox page addresses (hosted form, ACS) of this transaction. */
+  page_token: string | null;
+  /** Whether a 3DS challenge is part of this transaction's processing. */
+  three_ds: bigint;
+  comp_ind: string | null;
+  due_at: bigint | null;
+  final_at: bigint | null;
+  /** Set when an approved void of this transaction completes. */
+  voided_at: bigint | null;
+  created_at: bigint;
+}
+
+export interface CardRefRow {
+  id: bigint;
+  endpoint_id: string;
+  source_tx_id: bigint | null;
+  card_bin: string;
+  card_last4: string;
+  card_type: string;
+  card_holder: string;
+  card_exp_month: string;
+  card_exp_year: string;
+  created_at: bigint;
+}
+
+export interface RecurringRow {
+  id: bigint;
+  endpoint_id: string;
+  client_orderid: string;
+  card_ref_id: bigint;
+  amount_minor: bigint;
+  currency: string;
+  period: 'day' | 'week' | 'month';
+  interval: bigint;
+  /** Charges still to make; null for no end. */
+  repeats_left: bigint | null;
+  charges: bigint;
+  next_due_at: bigint;
+  /** The first due time; later due times are computed from it, so month ends do not drift. */
+  anchor_at: bigint;
+  server_callback_url: string | null;
+  created_at: bigint;
+}
+
+export interface CallbackRow {
+  id: bigint;
+  tx_id: bigint;
+  url: string;
+  attempts: bigint;
+  next_at: bigint;
+  state: 'pending' | 'sending' | 'delivered' | 'failed';
+  last_error: string | null;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS transactions (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  endpoint_id TEXT NOT NULL,
+  client_orderid TEXT NOT NULL,
+  operation TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  parent_id INTEGER REFERENCES transactions(id),
+  status TEXT NOT NULL,
+  stage TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL CHECK (amount_minor >= 0),
+  currency TEXT NOT NULL,
+  email TEXT,
+  card_bin TEXT, card_last4 TEXT, card_type TEXT, card_holder TEXT, card_exp_month TEXT, card_exp_year TEXT,
+  card_ref_id INTEGER,
+  destination TEXT,
+  redirect_url TEXT,
+  server_callback_url TEXT,
+  decline_code TEXT, decline_reason TEXT,
+  approval_code TEXT, rrn TEXT,
+  page_token TEXT UNIQUE,
+  three_ds INTEGER NOT NULL DEFAULT 0,
+  comp_ind TEXT,
+  due_at INTEGER,
+  final_at INTEGER,
+  voided_at INTEGER,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tx_client_orderid ON transactions (endpoint_id, client_orderid);
+CREATE INDEX IF NOT EXISTS tx_parent ON transactions (parent_id);
+CREATE INDEX IF NOT EXISTS tx_due ON transactions (stage, due_at);
+
+CREATE TABLE IF NOT EXISTS card_refs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  endpoint_id TEXT NOT NULL,
+  source_tx_id INTEGER REFERENCES transactions(id),
+  card_bin TEXT NOT NULL, card_last4 TEXT NOT NULL, card_type TEXT NOT NULL, card_holder TEXT NOT NULL,
+  card_exp_month TEXT NOT NULL, card_exp_year TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS recurring (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  endpoint_id TEXT NOT NULL,
+  client_orderid TEXT NOT NULL,
+  card_ref_id INTEGER NOT NULL REFERENCES card_refs(id),
+  amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+  currency TEXT NOT NULL,
+  period TEXT NOT NULL,
+  interval INTEGER NOT NULL,
+  repeats_left INTEGER,
+  charges INTEGER NOT NULL DEFAULT 0,
+  next_due_at INTEGER NOT NULL,
+  anchor_at INTEGER NOT NULL,
+  server_callback_url TEXT,
+  created_at INTEGER NOT NULL
+);
+
+-- The first answer to each (merchant, operation, client_orderid), replayed for an identical repeat.
+CREATE TABLE IF NOT EXISTS answers (
+  endpoint_id TEXT NOT NULL,
+  operation TEXT NOT NULL,
+  client_orderid TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  fields TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (endpoint_id, operation, client_orderid)
+);
+
+CREATE TABLE IF NOT EXISTS nonces (
+  consumer_key TEXT NOT NULL,
+  nonce TEXT NOT NULL,
+  seen_at INTEGER NOT NULL,
+  PRIMARY KEY (consumer_key, nonce)
+);
+
+CREATE TABLE IF NOT EXISTS callbacks (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  tx_id INTEGER NOT NULL REFERENCES transactions(id),
+  url TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_at INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  last_error TEXT
+);
+CREATE INDEX IF NOT EXISTS callbacks_due ON callbacks (state, next_at);
+`;
+
+// Ids that look like a gateway's rather than 1, 2, 3: first order 1000001, card ref 7770001, ...
+const SEQUENCE_STARTS: Record<string, number> = {
+  transactions: 1_000_000,
+  card_refs: 7_770_000,
+  recurring: 5_000_000,
+};
+
+export type Db = Database.Database;
+
+export function openDb(file = ':memory:'): Db {
+  const db = new Database(file);
+  db.defaultSafeIntegers(true);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.exec(SCHEMA);
+  for (const [table, start] of Object.entries(SEQUENCE_STARTS)) {
+    const row = db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').get(table);
+    if (!row) db.prepare('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)').run(table, start);
+  }
+  return db;
+}
+
+type Insertable<T> = Partial<Omit<T, 'id'>>;
+
+/** The queries the sandbox runs, in one place, each statement prepared once. */
+export class Store {
+  constructor(readonly db: Db) {}
+
+  private insert(table: string, values: Record<string, unknown>): bigint {
+    const names = Object.keys(values).filter((k) => values[k] !== undefined);
+    const sql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`;
+    const params = Object.fromEntries(names.map((n) => [n, values[n]]));
+    return this.db.prepare(sql).run(params).lastInsertRowid as bigint;
+  }
+
+  private update(table: string, id: bigint, patch: Record<string, unknown>): void {
+    const names = Object.keys(patch).filter((k) => patch[k] !== undefined);
+    if (names.length === 0) return;
+    const sql = `UPDATE ${table} SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`;
+    this.db.prepare(sql).run({ ...Object.fromEntries(names.map((n) => [n, patch[n]])), id });
+  }
+
+  /** Runs `fn` in one SQLite transaction: an answer and the order it reports commit together. */
+  atomically<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  // Transactions -------------------------------------------------------------------------
+
+  insertTx(
+    values: Insertable<TxRow> &
+      Pick<
+        TxRow,
+        | 'endpoint_id'
+        | 'client_orderid'
+        | 'operation'
+        | 'kind'
+        | 'amount_minor'
+        | 'currency'
+        | 'created_at'
+      >,
+  ): TxRow {
+    const id = this.insert('transactions', {
+      status: 'processing',
+      stage: 'queued',
+      plan: 'approve',
+      ...values,
+    });
+    return this.tx(id)!;
+  }
+
+  updateTx(id: bigint, patch: Partial<Omit<TxRow, 'id'>>): TxRow {
+    this.update('transactions', id, patch);
+    return this.tx(id)!;
+  }
+
+  tx(id: bigint): TxRow | undefined {
+    return this.db.prepare('SELECT * FROM transactions WHERE id = ?').get(id) as TxRow | undefined;
+  }
+
+  txOf(endpointId: string, id: bigint): TxRow | undefined {
+    return this.db
+      .prepare('SELECT * FROM transactions WHERE id = ? AND endpoint_id = ?')
+      .get(id, endpointId) as TxRow | undefined;
+  }
+
+  /** The latest transaction carrying this client_orderid: what `status` by client_orderid reports. */
+  latestByClientOrderId(endpointId: string, clientOrderId: string): TxRow | undefined {
+    return this.db
+      .prepare(
+        'SELECT * FROM transactions WHERE endpoint_id = ? AND client_orderid = ? ORDER BY id DESC LIMIT 1',
+      )
+      .get(endpointId, clientOrderId) as TxRow | undefined;
+  }
+
+  allByClientOrderId(endpointId: string, clientOrderId: string): TxRow[] {
+    return this.db
+      .prepare(
+        'SELECT * FROM transactions WHERE endpoint_id = ? AND client_orderid = ? ORDER BY id',
+      )
+      .all(endpointId, clientOrderId) as TxRow[];
+  }
+
+  byPageToken(token: string): TxRow | undefined {
+    return this.db.prepare('SELECT * FROM transactions WHERE page_token = ?').get(token) as
+      TxRow | undefined;
+  }
+
+  children(parentId: bigint): TxRow[] {
+    return this.db
+      .prepare('SELECT * FROM transactions WHERE parent_id = ? ORDER BY id')
+      .all(parentId) as TxRow[];
+  }
+
+  dueTx(now: number): TxRow[] {
+    return this.db
+      .prepare(
+        "SELECT * FROM transactions WHERE stage = 'queued' AND due_at <= ? ORDER BY due_at, id",
+      )
+      .all(now) as TxRow[];
+  }
+
+  listTx(endpointId?: string): TxRow[] {
+    return (
+      endpointId === undefined
+        ? this.db.prepare('SELECT * FROM transactions ORDER BY id').all()
+        : this.db
+            .prepare('SELECT * FROM transactions WHERE endpoint_id = ? ORDER BY id')
+            .all(endpointId)
+    ) as TxRow[];
+  }
+
+  // Card references ----------------------------------------------------------------------
+
+  insertCardRef(values: Omit<CardRefRow, 'id'>): CardRefRow {
+    const id = this.insert('card_refs', { ...values });
+    return this.db.prepare('SELECT * FROM card_refs WHERE id = ?').get(id) as CardRefRow;
+  }
+
+  cardRef(endpointId: string, id: bigint): CardRefRow | undefined {
+    return this.db
+      .prepare('SELECT * FROM card_refs WHERE id = ? AND endpoint_id = ?')
+      .get(id, endpointId) as CardRefRow | undefined;
+  }
+
+  cardRefOfTx(txId: bigint): CardRefRow | undefined {
+    return this.db.prepare('SELECT * FROM card_refs WHERE source_tx_id = ?').get(txId) as
+      CardRefRow | undefined;
+  }
+
+  // Recurring payments -------------------------------------------------------------------
+
+  insertRecurring(values: Omit<RecurringRow, 'id' | 'charges'>): RecurringRow {
+    const id = this.insert('recurring', { ...values });
+    return this.recurring(id)!;
+  }
+
+  recurring(id: bigint): RecurringRow | undefined {
+    return this.db.prepare('SELECT * FROM recurring WHERE id = ?').get(id) as
+      RecurringRow | undefined;
+  }
+
+  dueRecurring(now: number): RecurringRow[] {
+    return this.db
+      .prepare(
+        'SELECT * FROM recurring WHERE next_due_at <= ? AND (repeats_left IS NULL OR repeats_left > 0) ORDER BY next_due_at, id',
+      )
+      .all(now) as RecurringRow[];
+  }
+
+  updateRecurring(id: bigint, patch: Partial<Omit<RecurringRow, 'id'>>): void {
+    this.update('recurring', id, patch);
+  }
+
+  // Answers (idempotency) ----------------------------------------------------------------
+
+  answer(
+    endpointId: string,
+    operation: string,
+    clientOrderId: string,
+  ): { fingerprint: string; fields: string } | undefined {
+    return this.db
+      .prepare(
+        'SELECT fingerprint, fields FROM answers WHERE endpoint_id = ? AND operation = ? AND client_orderid = ?',
+      )
+      .get(endpointId, operation, clientOrderId) as
+      { fingerprint: string; fields: string } | undefined;
+  }
+
+  saveAnswer(
+    endpointId: string,
+    operation: string,
+    clientOrderId: string,
+    fingerprint: string,
+    fields: string,
+    now: number,
+  ): void {
+    this.db
+      .prepare(
+        'INSERT INTO answers (endpoint_id, operation, client_orderid, fingerprint, fields, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(endpointId, operation, clientOrderId, fingerprint, fields, now);
+  }
+
+  // Nonces -------------------------------------------------------------------------------
+
+  /** Records a nonce; false when it was already seen since `notBefore`. */
+  claimNonce(consumerKey: string, nonce: string, now: number, notBefore: number): boolean {
+    this.db.prepare('DELETE FROM nonces WHERE seen_at < ?').run(notBefore);
+    const seen = this.db
+      .prepare('SELECT 1 FROM nonces WHERE consumer_key = ? AND nonce = ?')
+      .get(consumerKey, nonce);
+    if (seen) return false;
+    this.db
+      .prepare('INSERT INTO nonces (consumer_key, nonce, seen_at) VALUES (?, ?, ?)')
+      .run(consumerKey, nonce, now);
+    return true;
+  }
+
+  // Callbacks ----------------------------------------------------------------------------
+
+  queueCallback(txId: bigint, url: string, at: number): void {
+    this.insert('callbacks', { tx_id: txId, url, attempts: 0, next_at: at, state: 'pending' });
+  }
+
+  dueCallbacks(now: number): CallbackRow[] {
+    return this.db
+      .prepare(
+        "SELECT * FROM callbacks WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id",
+      )
+      .all(now) as CallbackRow[];
+  }
+
+  updateCallback(id: bigint, patch: Partial<Omit<CallbackRow, 'id'>>): void {
+    this.update('callbacks', id, patch);
+  }
+
+  callbacksOf(txId: bigint): CallbackRow[] {
+    return this.db
+      .prepare('SELECT * FROM callbacks WHERE tx_id = ? ORDER BY id')
+      .all(txId) as CallbackRow[];
+  }
+}

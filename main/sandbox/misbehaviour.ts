@@ -1,0 +1,75 @@
+// Misbehaviour on request, for the reliability tests: added latency, a share of 500s (given
+// before anything is recorded), and answers dropped after the order was recorded (the socket
+// is destroyed after the commit, so the client sees a cut connection while the gateway has
+// the order). Shares are applied by error diffusion, not chance: a share of 0.5 fails every
+// second request, so tests are exact and never flaky.
+
+import type { RequestOperation } from '../gateway/operations';
+
+export interface Misbehaviour {
+  /** Added to every API answer, in milliseconds of real time. */
+  latencyMs: number;
+  /** Share (0..1) of API requests answered with a 500 before anything is recorded. */
+  serverErrorShare: number;
+  /** Share (0..1) of API requests whose answer is dropped after the order was recorded. */
+  dropAnswerShare: number;
+  /** Limit the misbehaviour to these operations; all when absent. */
+  operations?: readonly RequestOperation[];
+}
+
+export const WELL_BEHAVED: Misbehaviour = { latencyMs: 0, serverErrorShare: 0, dropAnswerShare: 0 };
+
+function checkShare(name: string, value: number): void {
+  if (!Number.isFinite(value) || value < 0 || value > 1)
+    throw new RangeError(`${name} must be between 0 and 1; got ${value}.`);
+}
+
+export class MisbehaviourSwitch {
+  private current: Misbehaviour = { ...WELL_BEHAVED };
+  private errorDebt = 0;
+  private dropDebt = 0;
+
+  /** Replaces the misbehaviour; fields not given are well-behaved. `set({})` behaves again. */
+  set(next: Partial<Misbehaviour>): void {
+    const merged: Misbehaviour = { ...WELL_BEHAVED, ...next };
+    if (!Number.isFinite(merged.latencyMs) || merged.latencyMs < 0)
+      throw new RangeError(`latencyMs must be 0 or more; got ${merged.latencyMs}.`);
+    checkShare('serverErrorShare', merged.serverErrorShare);
+    checkShare('dropAnswerShare', merged.dropAnswerShare);
+    this.current = merged;
+    this.errorDebt = 0;
+    this.dropDebt = 0;
+  }
+
+  get settings(): Misbehaviour {
+    return { ...this.current };
+  }
+
+  private applies(operation: RequestOperation): boolean {
+    return !this.current.operations || this.current.operations.includes(operation);
+  }
+
+  latencyFor(operation: RequestOperation): number {
+    return this.applies(operation) ? this.current.latencyMs : 0;
+  }
+
+  shouldFail(operation: RequestOperation): boolean {
+    if (!this.applies(operation) || this.current.serverErrorShare === 0) return false;
+    this.errorDebt += this.current.serverErrorShare;
+    if (this.errorDebt >= 1 - 1e-9) {
+      this.errorDebt -= 1;
+      return true;
+    }
+    return false;
+  }
+
+  shouldDrop(operation: RequestOperation): boolean {
+    if (!this.applies(operation) || this.current.dropAnswerShare === 0) return false;
+    this.dropDebt += this.current.dropAnswerShare;
+    if (this.dropDebt >= 1 - 1e-9) {
+      this.dropDebt -= 1;
+      return true;
+    }
+    return false;
+  }
+}
