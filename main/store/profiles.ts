@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { validateBaseUrl } from '../gateway/request';
+import { checkKeyEnvironment } from '../keys/environment';
 import type { Db } from './database';
 
 export type Environment = 'production' | 'test' | 'sandbox';
@@ -189,17 +190,28 @@ export class Profiles {
    */
   attachKey(id: string, fingerprint: string): Profile {
     const profile = this.require(id);
-    const clash = this.db
-      .prepare(
-        'SELECT p.name, k.environment FROM profile_keys k JOIN profiles p ON p.id = k.profile_id WHERE k.fingerprint = ? AND k.environment != ?',
-      )
-      .get(fingerprint, profile.environment) as { name: string; environment: string } | undefined;
-    if (clash) {
-      throw new ProfileError(
-        `This key is already used by the ${clash.environment} profile "${clash.name}". Production and test need separate key pairs: generate a new key for this profile.`,
-        'key',
-      );
-    }
+    const attachments = (
+      this.db
+        .prepare(
+          `SELECT k.profile_id, p.name, k.environment, k.fingerprint, k.retired_at
+           FROM profile_keys k JOIN profiles p ON p.id = k.profile_id`,
+        )
+        .all() as {
+        profile_id: string;
+        name: string;
+        environment: Environment;
+        fingerprint: string;
+        retired_at: string | null;
+      }[]
+    ).map((r) => ({
+      profileId: r.profile_id,
+      profileName: r.name,
+      environment: r.environment,
+      fingerprint: r.fingerprint,
+      retiredAt: r.retired_at,
+    }));
+    const decision = checkKeyEnvironment(fingerprint, profile, attachments);
+    if (!decision.allowed) throw new ProfileError(decision.reason, 'key');
     const at = this.now().toISOString();
     this.db.transaction(() => {
       this.db

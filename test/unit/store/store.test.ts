@@ -26,6 +26,9 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const FP_A = Array(32).fill('AA').join(':');
+const FP_B = Array(32).fill('BB').join(':');
+
 const sandboxProfile = {
   name: 'Sandbox',
   environment: 'sandbox' as const,
@@ -85,17 +88,19 @@ describe('profiles', () => {
       environment: 'test',
       baseUrl: 'https://sandbox.example.com/paynet',
     });
-    profiles.attachKey(prod.id, 'AA:01');
-    expect(() => profiles.attachKey(test.id, 'AA:01')).toThrow(
-      /already used by the production profile "Production"/,
+    profiles.attachKey(prod.id, FP_A);
+    expect(() => profiles.attachKey(test.id, FP_A)).toThrow(
+      /is used by the production profile "Production", and a key pair belongs to one environment/,
     );
-    profiles.attachKey(prod.id, 'BB:02');
-    expect(profiles.require(prod.id).keyFingerprint).toBe('BB:02');
+    profiles.attachKey(prod.id, FP_B);
+    expect(profiles.require(prod.id).keyFingerprint).toBe(FP_B);
     const history = profiles.keyHistory(prod.id);
     expect(history.map((h) => [h.fingerprint, h.retiredAt === null])).toEqual([
-      ['BB:02', true],
-      ['AA:01', false],
+      [FP_B, true],
+      [FP_A, false],
     ]);
+    // A retired production key stays production's.
+    expect(() => profiles.attachKey(test.id, FP_A)).toThrow(/was used by the production profile/);
     expect(() =>
       profiles.update(prod.id, {
         ...sandboxProfile,

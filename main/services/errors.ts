@@ -1,0 +1,16 @@
+// Errors of the use cases: a rule said no, or something the action needs is missing. Each
+// message tells the person at the desk what to do.
+
+export type ServiceErrorCode =
+  'NOT_ALLOWED' | 'PENDING' | 'AMOUNT' | 'REASON' | 'NO_SECRET' | 'ACTION_MISMATCH';
+
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ServiceErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}

@@ -1,0 +1,319 @@
+// The order use cases against the real sandbox over HTTP, a real SQLite file, and the
+// in-memory SecretStore: what finance would see when capturing, voiding and refunding.
+
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { GatewayClient } from '../../main/gateway/client';
+import { TransportError } from '../../main/gateway/errors';
+import { startSandbox, type Sandbox } from '../../main/sandbox';
+import { MemorySecretStore } from '../../main/secrets';
+import { Connections } from '../../main/services/connection';
+import { OrderService } from '../../main/services/orders';
+import { openDatabase, type Db } from '../../main/store/database';
+import { Journal } from '../../main/store/journal';
+import { Profiles } from '../../main/store/profiles';
+import { TEST_CARD } from '../support/samples';
+
+const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
+const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
+
+let dir: string;
+let db: Db;
+let sandbox: Sandbox;
+let journal: Journal;
+let service: OrderService;
+let profileId: string;
+let direct: GatewayClient;
+
+async function newService(): Promise<OrderService> {
+  const secrets = new MemorySecretStore();
+  await secrets.set(profileId, 'control-key', CONTROL_KEY);
+  const profiles = new Profiles(db);
+  return new OrderService(db, journal, new Connections(profiles, secrets), {
+    operator: 'ann',
+    wait: fast,
+  });
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'paydesk-orders-'));
+  db = openDatabase(join(dir, 'paydesk.sqlite'));
+  journal = new Journal(db);
+  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  sandbox = await startSandbox({
+    merchants: [
+      {
+        login: 'shop',
+        controlKey: CONTROL_KEY,
+        endpointId: '1111',
+        publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      },
+    ],
+    delayMs: 50,
+    tickMs: 20,
+    log: () => undefined,
+  });
+  profileId = new Profiles(db).create({
+    name: 'Sandbox',
+    environment: 'sandbox',
+    baseUrl: sandbox.baseUrl,
+    endpointId: '1111',
+    login: 'shop',
+  }).id;
+  direct = new GatewayClient({
+    baseUrl: sandbox.baseUrl,
+    endpointId: '1111',
+    login: 'shop',
+    controlKey: CONTROL_KEY,
+  });
+  service = await newService();
+});
+
+afterEach(async () => {
+  await service.close();
+  await sandbox.close();
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A customer's payment, made directly at the gateway and left to become final. */
+async function approvedOrder(operation: 'SALE' | 'PREAUTH', amount: string): Promise<string> {
+  const ack = await direct.call(operation, {
+    client_orderid: `shop-${operation}-${Math.random().toString(36).slice(2)}`,
+    amount,
+    currency: 'EUR',
+    email: 'john@example.com',
+    ipaddress: '203.0.113.7',
+    order_desc: 'Order',
+    ...TEST_CARD,
+  });
+  const orderId = ack.orderId!;
+  for (let i = 0; i < 200; i++) {
+    const status = await direct.status({ orderid: orderId });
+    if (status.status === 'approved') return orderId;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the order did not become approved');
+}
+
+const sandboxCount = (kind: string) => sandbox.orders('1111').filter((o) => o.kind === kind).length;
+
+describe('lookup', () => {
+  it('shows an approved sale with the refund and void it allows, and no capture', async () => {
+    const orderId = await approvedOrder('SALE', '10.42');
+    const view = await service.lookup(profileId, { orderid: orderId });
+    expect(view).toMatchObject({
+      status: 'approved',
+      final: true,
+      transactionType: 'sale',
+      amount: '10.42',
+      currency: 'EUR',
+      remainingRefundable: '10.42',
+      card: { lastFour: '1111' },
+      actions: {
+        refund: { allowed: true, max: '10.42' },
+        void: { allowed: true },
+        capture: { allowed: false },
+      },
+    });
+    expect(view.actions.capture.reason).toMatch(/Only a preauth can be captured/);
+  });
+
+  it('names the order that does not exist', async () => {
+    await expect(service.lookup(profileId, { orderid: '999999' })).rejects.toThrow(
+      /No order with orderid 999999/,
+    );
+  });
+});
+
+describe('refund', () => {
+  it('partial refund: pending, then final, recorded in the journal, and what is left shrinks', async () => {
+    const orderId = await approvedOrder('SALE', '10.42');
+    const { clientOrderId } = service.openAction();
+    const { entry } = await service.refund({
+      profileId,
+      orderid: orderId,
+      clientOrderId,
+      amount: '2.29',
+      reason: 'Returned goods',
+    });
+    expect(entry).toMatchObject({
+      state: 'acknowledged',
+      amountMinor: 229n,
+      operator: 'ann',
+      targetOrderId: orderId,
+    });
+    const during = await service.lookup(profileId, { orderid: orderId });
+    expect(during.pending).toEqual([
+      expect.objectContaining({ clientOrderId, operation: 'RETURN', amount: '2.29' }),
+    ]);
+    expect(during.actions.refund).toMatchObject({ allowed: false });
+    expect(during.actions.refund.reason).toMatch(/still pending/);
+    expect(await service.settled(clientOrderId)).toMatchObject({
+      state: 'final',
+      status: 'approved',
+    });
+    const after = await service.lookup(profileId, { orderid: orderId });
+    expect(after).toMatchObject({ refunded: '2.29', remainingRefundable: '8.13', pending: [] });
+    expect(after.actions.void).toMatchObject({ allowed: false });
+  });
+
+  it('refuses more than what is left before anything is sent or journaled', async () => {
+    const orderId = await approvedOrder('SALE', '5.00');
+    await expect(
+      service.refund({
+        profileId,
+        orderid: orderId,
+        clientOrderId: service.openAction().clientOrderId,
+        amount: '5.01',
+        reason: 'Other',
+        note: 'x',
+      }),
+    ).rejects.toThrow(/5.01 EUR is more than what is left, 5.00 EUR/);
+    expect(journal.search().total).toBe(0);
+    expect(sandboxCount('reversal')).toBe(0);
+  });
+
+  it('requires a reason, and a note when the reason is Other', async () => {
+    const orderId = await approvedOrder('SALE', '5.00');
+    const clientOrderId = service.openAction().clientOrderId;
+    await expect(
+      service.refund({ profileId, orderid: orderId, clientOrderId, amount: '1.00' }),
+    ).rejects.toThrow(/Give a reason/);
+    await expect(
+      service.refund({
+        profileId,
+        orderid: orderId,
+        clientOrderId,
+        amount: '1.00',
+        reason: 'Other',
+      }),
+    ).rejects.toThrow(/write a note/);
+  });
+
+  it('two refunds of the same order at once: the second is refused, never sent', async () => {
+    const orderId = await approvedOrder('SALE', '10.00');
+    const first = service.refund({
+      profileId,
+      orderid: orderId,
+      clientOrderId: service.openAction().clientOrderId,
+      amount: '4.00',
+      reason: 'Damaged',
+    });
+    const second = service.refund({
+      profileId,
+      orderid: orderId,
+      clientOrderId: service.openAction().clientOrderId,
+      amount: '4.00',
+      reason: 'Damaged',
+    });
+    const results = await Promise.allSettled([first, second]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((r) => r.status === 'rejected');
+    expect(String(refused?.reason)).toMatch(/still pending/);
+    expect(sandboxCount('reversal')).toBe(1);
+  });
+
+  it('a retry after a lost answer asks status first and does not refund twice', async () => {
+    const orderId = await approvedOrder('SALE', '10.00');
+    const { clientOrderId } = service.openAction();
+    sandbox.misbehave({ dropAnswerShare: 1, operations: ['RETURN'] });
+    await expect(
+      service.refund({
+        profileId,
+        orderid: orderId,
+        clientOrderId,
+        amount: '3.00',
+        reason: 'Damaged',
+      }),
+    ).rejects.toThrow(TransportError);
+    expect(journal.get(clientOrderId)?.state).toMatch(/unknown|acknowledged|final/);
+    sandbox.misbehave({});
+    const retry = await service.refund({
+      profileId,
+      orderid: orderId,
+      clientOrderId,
+      amount: '3.00',
+      reason: 'Damaged',
+    });
+    expect(retry.replayed).toBe(true);
+    expect(await service.settled(clientOrderId)).toMatchObject({
+      state: 'final',
+      status: 'approved',
+    });
+    expect(sandboxCount('reversal')).toBe(1);
+  });
+});
+
+describe('capture, cancel and void', () => {
+  it('partial capture of a preauth, then the rest is what is left', async () => {
+    const orderId = await approvedOrder('PREAUTH', '30.00');
+    const view = await service.lookup(profileId, { orderid: orderId });
+    expect(view.actions).toMatchObject({
+      capture: { allowed: true, max: '30.00' },
+      refund: { allowed: false },
+      void: { allowed: false },
+      cancel: { allowed: true },
+    });
+    const { clientOrderId } = service.openAction();
+    await service.capture({ profileId, orderid: orderId, clientOrderId, amount: '12.50' });
+    expect(await service.settled(clientOrderId)).toMatchObject({
+      state: 'final',
+      status: 'approved',
+    });
+    const after = await service.lookup(profileId, { orderid: orderId });
+    expect(after).toMatchObject({ captured: '12.50', remainingCapturable: '17.50' });
+    expect(after.captures).toEqual([
+      expect.objectContaining({ amount: '12.50', status: 'approved' }),
+    ]);
+    await expect(
+      service.capture({
+        profileId,
+        orderid: orderId,
+        clientOrderId: service.openAction().clientOrderId,
+        amount: '17.51',
+      }),
+    ).rejects.toThrow(/more than what is left, 17.50 EUR/);
+  });
+
+  it('voids an approved sale once', async () => {
+    const orderId = await approvedOrder('SALE', '8.00');
+    const { clientOrderId } = service.openAction();
+    await service.void({ profileId, orderid: orderId, clientOrderId, reason: 'Duplicate order' });
+    expect(await service.settled(clientOrderId)).toMatchObject({
+      state: 'final',
+      status: 'approved',
+      operation: 'VOID',
+    });
+    const after = await service.lookup(profileId, { orderid: orderId });
+    expect(after.actions.void).toMatchObject({ allowed: false });
+    expect(after.actions.refund).toMatchObject({ allowed: false });
+    expect(after.actions.refund.reason).toMatch(/voided/);
+  });
+});
+
+describe('start after a crash', () => {
+  it('reconciles an entry left in flight by status, without a second request', async () => {
+    const orderId = await approvedOrder('SALE', '10.00');
+    const { clientOrderId } = service.openAction();
+    sandbox.misbehave({ dropAnswerShare: 1, operations: ['RETURN'] });
+    await service
+      .refund({ profileId, orderid: orderId, clientOrderId, amount: '1.00', reason: 'Damaged' })
+      .catch(() => undefined);
+    sandbox.misbehave({});
+    await service.close();
+    // A new start: a new service on the same database.
+    service = await newService();
+    await new Promise((r) => setTimeout(r, 100));
+    const results = await service.reconcile();
+    expect(results.map((e) => e.clientOrderId)).toContain(clientOrderId);
+    await service.settled(clientOrderId);
+    expect(journal.get(clientOrderId)).toMatchObject({ state: 'final', status: 'approved' });
+    expect(sandboxCount('reversal')).toBe(1);
+  });
+});
