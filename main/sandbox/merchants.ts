@@ -134,6 +134,24 @@ export class MerchantRegistry {
     return merchant;
   }
 
+  /** Replaces the merchant of that endpoint (a rotated key, a new control key), or adds it. */
+  replace(input: MerchantInput): Merchant {
+    const previous = this.byEndpoint.get(input.endpointId.trim());
+    if (previous) {
+      this.byEndpoint.delete(previous.endpointId);
+      this.byLogin.delete(previous.login);
+    }
+    try {
+      return this.add(input);
+    } catch (error) {
+      if (previous) {
+        this.byEndpoint.set(previous.endpointId, previous);
+        this.byLogin.set(previous.login, previous);
+      }
+      throw error;
+    }
+  }
+
   byEndpointId(endpointId: string): Merchant | undefined {
     return this.byEndpoint.get(endpointId);
   }

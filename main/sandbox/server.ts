@@ -76,6 +76,8 @@ export interface Sandbox {
   /** The movable business clock; moving it runs the work that became due. */
   readonly clock: SandboxClock;
   addMerchant(merchant: MerchantInput): Merchant;
+  /** Replaces the merchant of that endpoint id (e.g. after a key rotation), or adds it. */
+  replaceMerchant(merchant: MerchantInput): Merchant;
   merchants(): Merchant[];
   /** Changes the misbehaviour; `misbehave({})` makes the sandbox well-behaved again. */
   misbehave(misbehaviour: Partial<Misbehaviour>): void;
@@ -362,6 +364,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port,
     clock,
     addMerchant: (merchant) => registry.add(merchant),
+    replaceMerchant: (merchant) => registry.replace(merchant),
     merchants: () => registry.all(),
     misbehave: (next) => misbehaviour.set(next),
     runDueWork,

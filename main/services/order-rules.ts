@@ -44,12 +44,19 @@ export function orderFigures(status: StatusResponse, journal: JournalEntry[]): O
   const cancelled = isPreauth && returns.length > 0;
   const refundedMinor = isPreauth ? 0n : sum(returns);
   const stage = status.orderStage ?? '';
+  // The gateway's order stage also knows what was done outside Paydesk: a fully captured
+  // preauth or a fully reversed sale has nothing left, whatever our journal saw.
+  const fullyCaptured =
+    isPreauth && stage.endsWith('_captured') && !stage.endsWith('_partially_captured');
+  const fullyReversed =
+    !isPreauth && stage.endsWith('_reversed') && !stage.endsWith('_partially_reversed');
   return {
     amountMinor,
-    capturedMinor,
-    refundedMinor,
-    remainingCapturableMinor: isPreauth && !cancelled ? max0(amountMinor - capturedMinor) : 0n,
-    remainingRefundableMinor: isPreauth ? 0n : max0(amountMinor - refundedMinor),
+    capturedMinor: fullyCaptured ? amountMinor : capturedMinor,
+    refundedMinor: fullyReversed ? amountMinor : refundedMinor,
+    remainingCapturableMinor:
+      isPreauth && !cancelled && !fullyCaptured ? max0(amountMinor - capturedMinor) : 0n,
+    remainingRefundableMinor: isPreauth || fullyReversed ? 0n : max0(amountMinor - refundedMinor),
     pending: journal.filter((e) => LIVE_STATES.has(e.state)),
     voided: live.some((e) => e.operation === 'VOID') || stage.endsWith('_voided'),
     cancelled: cancelled || stage.endsWith('_cancelled'),

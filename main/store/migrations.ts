@@ -55,4 +55,6 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX journal_created ON journal(created_at);
   CREATE INDEX journal_email ON journal(email);
   `,
+  // 2: the profile of the sandbox Paydesk runs itself (started with the app, seeded with demo orders).
+  `ALTER TABLE profiles ADD COLUMN embedded INTEGER NOT NULL DEFAULT 0 CHECK (embedded IN (0, 1));`,
 ];

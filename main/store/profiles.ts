@@ -19,6 +19,8 @@ export interface Profile {
   endpointKind: 'endpoint' | 'group';
   login: string;
   keyFingerprint: string | null;
+  /** The sandbox Paydesk runs itself; its base URL follows the sandbox's port. */
+  embedded: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -55,6 +57,7 @@ interface Row {
   endpoint_kind: 'endpoint' | 'group';
   login: string;
   key_fingerprint: string | null;
+  embedded: number;
   created_at: string;
   updated_at: string;
 }
@@ -68,6 +71,7 @@ const toProfile = (r: Row): Profile => ({
   endpointKind: r.endpoint_kind,
   login: r.login,
   keyFingerprint: r.key_fingerprint,
+  embedded: r.embedded === 1,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -118,15 +122,15 @@ export class Profiles {
     return profile;
   }
 
-  create(input: ProfileInput): Profile {
+  create(input: ProfileInput, options: { embedded?: boolean } = {}): Profile {
     const clean = validate(input);
     const id = randomUUID();
     const at = this.now().toISOString();
     this.guardUniqueName(clean.name);
     this.db
       .prepare(
-        `INSERT INTO profiles (id, name, environment, base_url, endpoint_id, endpoint_kind, login, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO profiles (id, name, environment, base_url, endpoint_id, endpoint_kind, login, embedded, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -136,6 +140,7 @@ export class Profiles {
         clean.endpointId,
         clean.endpointKind ?? 'endpoint',
         clean.login,
+        options.embedded ? 1 : 0,
         at,
         at,
       );
@@ -170,6 +175,13 @@ export class Profiles {
     return this.require(id);
   }
 
+  /** Points the embedded sandbox's profile at the port the sandbox got this time. */
+  setBaseUrl(id: string, baseUrl: string): Profile {
+    const profile = this.require(id);
+    this.update(id, { ...profile, baseUrl });
+    return this.require(id);
+  }
+
   /** Removes the profile and its key history; the journal keeps its entries (FK refuses). */
   remove(id: string): void {
     this.require(id);
@@ -185,10 +197,10 @@ export class Profiles {
   }
 
   /**
-   * Attaches a key by its fingerprint. A key pair belongs to one environment: the same key on a
-   * production and a test profile is refused. The previous key is kept in the history.
+   * Throws when the key may not be attached to this profile: a key pair belongs to one
+   * environment, so the same key on a production and a test profile is refused.
    */
-  attachKey(id: string, fingerprint: string): Profile {
+  checkKey(id: string, fingerprint: string): Profile {
     const profile = this.require(id);
     const attachments = (
       this.db
@@ -212,6 +224,12 @@ export class Profiles {
     }));
     const decision = checkKeyEnvironment(fingerprint, profile, attachments);
     if (!decision.allowed) throw new ProfileError(decision.reason, 'key');
+    return profile;
+  }
+
+  /** Attaches a key by its fingerprint (after checkKey's rule); the previous one stays in the history. */
+  attachKey(id: string, fingerprint: string): Profile {
+    const profile = this.checkKey(id, fingerprint);
     const at = this.now().toISOString();
     this.db.transaction(() => {
       this.db

@@ -1,0 +1,74 @@
+// The profile's RSA key for OAuth RSA-SHA256: generated or imported in main, the private key
+// stored in the keychain only, the public key and fingerprint shown and exported.
+
+import { generateKeyPair, importPrivateKey, type KeyMaterial, type KeySize } from '../keys';
+import type { SecretStore } from '../secrets';
+import type { KeyHistoryEntry, Profile, Profiles } from '../store/profiles';
+
+export interface PublicKeyView {
+  profileId: string;
+  fingerprint: string;
+  bits: number;
+  /** The content of `public_key.pem`: what the operator's support asks for. */
+  publicKeySpkiPem: string;
+  publicKeyPkcs1Pem: string;
+  history: KeyHistoryEntry[];
+}
+
+export class KeyService {
+  constructor(
+    private readonly profiles: Profiles,
+    private readonly secrets: SecretStore,
+    /** Told when a profile's key changes (the embedded sandbox registers the new public key). */
+    private readonly onKeyChanged: (profile: Profile, publicKeySpkiPem: string) => void = () =>
+      undefined,
+  ) {}
+
+  async generate(profileId: string, bits: KeySize = 4096): Promise<PublicKeyView> {
+    this.profiles.require(profileId);
+    return this.attach(profileId, await generateKeyPair(bits));
+  }
+
+  async import(profileId: string, pem: string, passphrase?: string): Promise<PublicKeyView> {
+    this.profiles.require(profileId);
+    return this.attach(profileId, await importPrivateKey(pem, passphrase));
+  }
+
+  /** The profile's current public key, derived from the private key in the keychain. */
+  async current(profileId: string): Promise<PublicKeyView | null> {
+    this.profiles.require(profileId);
+    const pem = await this.secrets.get(profileId, 'rsa-private-key');
+    if (!pem) return null;
+    const material = await importPrivateKey(pem);
+    return this.view(profileId, material);
+  }
+
+  /** Stores and attaches key material made elsewhere (first run makes the sandbox's key). */
+  async attach(profileId: string, material: KeyMaterial): Promise<PublicKeyView> {
+    // The rule first: a refused key must not replace the one in the keychain.
+    this.profiles.checkKey(profileId, material.fingerprint);
+    await this.secrets.set(profileId, 'rsa-private-key', material.privateKeyPkcs8Pem);
+    const profile = this.profiles.attachKey(profileId, material.fingerprint);
+    this.onKeyChanged(profile, material.publicKeySpkiPem);
+    return this.view(profileId, material);
+  }
+
+  private view(
+    profileId: string,
+    material: {
+      fingerprint: string;
+      bits: number;
+      publicKeySpkiPem: string;
+      publicKeyPkcs1Pem: string;
+    },
+  ): PublicKeyView {
+    return {
+      profileId,
+      fingerprint: material.fingerprint,
+      bits: material.bits,
+      publicKeySpkiPem: material.publicKeySpkiPem,
+      publicKeyPkcs1Pem: material.publicKeyPkcs1Pem,
+      history: this.profiles.keyHistory(profileId),
+    };
+  }
+}

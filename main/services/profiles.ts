@@ -1,0 +1,103 @@
+// Profiles with their secrets: the row in SQLite and the control key in the keychain are
+// created, changed and removed together, and nothing is left half-made when one step fails.
+
+import { randomBytes } from 'node:crypto';
+
+import { ValidationError } from '../gateway/errors';
+import type { SecretStore } from '../secrets';
+import type { Profile, ProfileInput, Profiles } from '../store/profiles';
+import { ProfileError } from '../store/profiles';
+import type { Connections } from './connection';
+
+export interface ProfileView extends Profile {
+  /** The control key is in the keychain; the key itself is never shown again. */
+  hasControlKey: boolean;
+  hasPrivateKey: boolean;
+}
+
+export type ConnectionCheck = { ok: true; message: string } | { ok: false; message: string };
+
+export class ProfileService {
+  constructor(
+    private readonly profiles: Profiles,
+    private readonly secrets: SecretStore,
+    private readonly connections: Connections,
+  ) {}
+
+  private async view(profile: Profile): Promise<ProfileView> {
+    const [controlKey, privateKey] = await Promise.all([
+      this.secrets.get(profile.id, 'control-key').catch(() => undefined),
+      this.secrets.get(profile.id, 'rsa-private-key').catch(() => undefined),
+    ]);
+    return { ...profile, hasControlKey: Boolean(controlKey), hasPrivateKey: Boolean(privateKey) };
+  }
+
+  async list(): Promise<ProfileView[]> {
+    return Promise.all(this.profiles.list().map((p) => this.view(p)));
+  }
+
+  async get(id: string): Promise<ProfileView> {
+    return this.view(this.profiles.require(id));
+  }
+
+  async create(input: ProfileInput & { controlKey: string }): Promise<ProfileView> {
+    const controlKey = input.controlKey.trim();
+    if (!controlKey)
+      throw new ProfileError('Enter the control key the gateway gave you.', 'controlKey');
+    const profile = this.profiles.create(input);
+    try {
+      await this.secrets.set(profile.id, 'control-key', controlKey);
+    } catch (error) {
+      this.profiles.remove(profile.id); // no profile without its key
+      throw error;
+    }
+    return this.view(profile);
+  }
+
+  /** Changes the profile; the control key only when a new one is given. */
+  async update(id: string, input: ProfileInput & { controlKey?: string }): Promise<ProfileView> {
+    const controlKey = input.controlKey?.trim();
+    if (controlKey) await this.secrets.set(id, 'control-key', controlKey);
+    return this.view(this.profiles.update(id, input));
+  }
+
+  /** Removes a profile that has no journal entries, and its secrets. */
+  async remove(id: string): Promise<void> {
+    const profile = this.profiles.require(id);
+    if (profile.embedded) {
+      throw new ProfileError(
+        'The built-in Sandbox profile cannot be removed; it is what a new user starts with.',
+      );
+    }
+    this.profiles.remove(id);
+    await this.secrets.delete(id, 'control-key');
+    await this.secrets.delete(id, 'rsa-private-key');
+  }
+
+  /**
+   * Asks the gateway for the status of an order that cannot exist. A "no such order" answer
+   * proves the address, the login and the checksum are right; a 403 proves they are not.
+   */
+  async testConnection(id: string): Promise<ConnectionCheck> {
+    try {
+      const { client } = await this.connections.clientFor(id);
+      await client.status({ client_orderid: `pd-check-${randomBytes(6).toString('hex')}` });
+      return {
+        ok: true,
+        message: 'Connected: the gateway answered and accepted this profile’s checksum.',
+      };
+    } catch (error) {
+      if (
+        error instanceof ValidationError &&
+        !/control|checksum|signature|login/i.test(error.gatewayMessage)
+      ) {
+        return {
+          ok: true,
+          message: 'Connected: the gateway answered and accepted this profile’s checksum.',
+        };
+      }
+      // AuthError, TransportError, a missing control key...: each message says what to fix.
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}

@@ -1,0 +1,230 @@
+// Paydesk's services as the app starts them: first run with the embedded sandbox, a second
+// start on the same data folder, a locked keychain, keys, and a scan of everything written
+// to disk for secrets and card data.
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { fileLogger } from '../../main/log';
+import { MemorySecretStore } from '../../main/secrets';
+import { PaydeskServices, type StartOptions } from '../../main/services/app';
+
+const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
+let dataDir: string;
+let secrets: MemorySecretStore;
+let services: PaydeskServices | undefined;
+
+const start = async (extra: Partial<StartOptions> = {}) => {
+  services = await PaydeskServices.start({
+    dataDir,
+    secrets,
+    operator: 'ann',
+    wait: fast,
+    sandboxDelayMs: 50,
+    log: fileLogger(join(dataDir, 'paydesk.log')),
+    ...extra,
+  });
+  return services;
+};
+
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'paydesk-app-'));
+  secrets = new MemorySecretStore();
+});
+
+afterEach(async () => {
+  await services?.close();
+  services = undefined;
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('first start', () => {
+  it('creates the Sandbox profile with its keys in the keychain, and a user can look up and refund at once', async () => {
+    const app = await start();
+    expect(app.report).toMatchObject({
+      keychain: { usable: true },
+      firstRun: true,
+      sandbox: { running: true },
+    });
+    const [profile] = await app.profiles.list();
+    expect(profile).toMatchObject({
+      name: 'Sandbox',
+      environment: 'sandbox',
+      embedded: true,
+      hasControlKey: true,
+      hasPrivateKey: true,
+    });
+    expect(profile!.keyFingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    const order = await app.orders.lookup(profile!.id, { client_orderid: 'demo-sale-1001' });
+    expect(order).toMatchObject({
+      status: 'approved',
+      transactionType: 'sale',
+      actions: { refund: { allowed: true } },
+    });
+    const { clientOrderId } = app.orders.openAction();
+    await app.orders.refund({
+      profileId: profile!.id,
+      orderid: order.orderId,
+      clientOrderId,
+      amount: '1.00',
+      reason: 'Goodwill',
+    });
+    expect(await app.orders.settled(clientOrderId)).toMatchObject({
+      state: 'final',
+      status: 'approved',
+      operator: 'ann',
+    });
+    const journal = app.journal.search({}, 0, 10);
+    expect(journal.rows[0]).toMatchObject({
+      clientOrderId,
+      amount: '1.00',
+      operation: 'RETURN',
+      state: 'final',
+    });
+  });
+
+  it('a second start keeps the profile, its key and the sandbox orders, on a new port', async () => {
+    const first = await start();
+    const [before] = await first.profiles.list();
+    await first.close();
+    services = undefined;
+    const second = await start();
+    expect(second.report).toMatchObject({ firstRun: false, sandbox: { running: true } });
+    const [after] = await second.profiles.list();
+    expect(after).toMatchObject({ id: before!.id, keyFingerprint: before!.keyFingerprint });
+    await expect(
+      second.orders.lookup(after!.id, { client_orderid: 'demo-auth-2001' }),
+    ).resolves.toMatchObject({ transactionType: 'preauth' });
+  });
+});
+
+describe('a keychain that cannot be used', () => {
+  it('still opens, and says what to unlock', async () => {
+    secrets.makeUnavailable('locked', 'linux');
+    const app = await start();
+    expect(app.report.keychain.usable).toBe(false);
+    expect(JSON.stringify(app.report.keychain)).toMatch(/unlock/i);
+    expect(app.report.sandbox.running).toBe(false);
+    await expect(app.profiles.list()).resolves.toEqual([]);
+  });
+});
+
+describe('keys', () => {
+  it('generates, exports the public key, keeps history, and keeps production and test keys apart', async () => {
+    const app = await start();
+    const test = await app.profiles.create({
+      name: 'Test',
+      environment: 'test',
+      baseUrl: 'https://sandbox.example.com/paynet',
+      endpointId: '42',
+      login: 'shop',
+      controlKey: 'CK-TEST',
+    });
+    const prod = await app.profiles.create({
+      name: 'Production',
+      environment: 'production',
+      baseUrl: 'https://gate.example.com/paynet',
+      endpointId: '43',
+      login: 'shop',
+      controlKey: 'CK-PROD',
+    });
+    const first = await app.keys.generate(test.id, 2048);
+    expect(first.publicKeySpkiPem).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    expect(first.publicKeyPkcs1Pem).toMatch(/^-----BEGIN RSA PUBLIC KEY-----/);
+    expect(await app.keys.current(test.id)).toMatchObject({ fingerprint: first.fingerprint });
+    const privatePem = await secrets.get(test.id, 'rsa-private-key');
+    await expect(app.keys.import(prod.id, privatePem!)).rejects.toThrow(
+      /a key pair belongs to one environment/,
+    );
+    expect(await secrets.get(prod.id, 'rsa-private-key')).toBeUndefined();
+    const second = await app.keys.generate(test.id, 2048);
+    expect(second.history.map((h) => h.fingerprint)).toEqual([
+      second.fingerprint,
+      first.fingerprint,
+    ]);
+  });
+});
+
+describe('nothing secret reaches the disk', () => {
+  it('after a full scenario, the database and the log hold no control key, private key, card number or CVV', async () => {
+    const app = await start();
+    const [sandboxProfile] = await app.profiles.list();
+    const prod = await app.profiles.create({
+      name: 'Prod',
+      environment: 'production',
+      baseUrl: 'https://gate.example.com/paynet',
+      endpointId: '43',
+      login: 'shop',
+      controlKey: 'CK-SECRET-PROD-0001',
+    });
+    await app.keys.generate(prod.id, 2048);
+    const preauth = await app.orders.lookup(sandboxProfile!.id, {
+      client_orderid: 'demo-auth-2003',
+    });
+    const capture = app.orders.openAction().clientOrderId;
+    await app.orders.capture({
+      profileId: sandboxProfile!.id,
+      orderid: preauth.orderId,
+      clientOrderId: capture,
+      amount: '1.00',
+    });
+    const sale = await app.orders.lookup(sandboxProfile!.id, { client_orderid: 'demo-sale-1001' });
+    const refund = app.orders.openAction().clientOrderId;
+    await app.orders.refund({
+      profileId: sandboxProfile!.id,
+      orderid: sale.orderId,
+      clientOrderId: refund,
+      amount: '0.50',
+      reason: 'Goodwill',
+    });
+    await Promise.all([app.orders.settled(capture), app.orders.settled(refund)]);
+    app.journal.exportCsv({});
+    await app.close();
+    services = undefined;
+
+    const secretsToFind = [
+      (await secrets.get(sandboxProfile!.id, 'control-key'))!,
+      'CK-SECRET-PROD-0001',
+      ...[sandboxProfile!.id, prod.id].map((id) => {
+        const pem = secretsOf(id);
+        return pem.split('\n')[5]!; // a line from inside the private key
+      }),
+      '4444555566661111',
+      '5555555555554444',
+      '4111111111111111',
+      'cvv2',
+    ];
+    const files = readdirSync(dataDir).filter((f) => f.startsWith('paydesk'));
+    expect(files).toEqual(expect.arrayContaining(['paydesk.sqlite', 'paydesk.log']));
+    for (const file of files) {
+      const text = readFileSync(join(dataDir, file)).toString('latin1');
+      for (const secret of secretsToFind)
+        expect(text.includes(secret), `${secret.slice(0, 12)}… in ${file}`).toBe(false);
+    }
+    expect(readFileSync(join(dataDir, 'paydesk.log'), 'utf8')).toContain('journal entry changed');
+
+    function secretsOf(id: string): string {
+      const value = (secrets as unknown as { values: Map<string, string> }).values.get(
+        `${id}:rsa-private-key`,
+      );
+      if (!value) throw new Error('no private key in the keychain');
+      return value;
+    }
+  });
+});
+
+describe('orders changed outside Paydesk', () => {
+  it('a sale fully refunded at the gateway offers no refund, whatever the journal saw', async () => {
+    const app = await start();
+    const [profile] = await app.profiles.list();
+    const order = await app.orders.lookup(profile!.id, { client_orderid: 'demo-sale-1009' });
+    expect(order).toMatchObject({
+      orderStage: 'sale_reversed',
+      remainingRefundable: '0.00',
+      actions: { refund: { allowed: false, reason: 'The order is fully refunded.' } },
+    });
+  });
+});
