@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, protocol } from 'electron';
 
 import { registerAppProtocol, registerAppSchemeAsPrivileged } from './protocol';
 import { createMainWindow } from './window';
@@ -22,7 +22,7 @@ function openMainWindow(): void {
 }
 
 function onReady(): void {
-  registerAppProtocol(path.join(app.getAppPath(), 'out', 'renderer'));
+  registerAppProtocol(protocol, path.join(app.getAppPath(), 'out', 'renderer'));
 
   // Services are wired here (store, secrets, sandbox, bridge handlers) in a later issue: before
   // the first window exists, so no call from the renderer can arrive ahead of its handler.
@@ -43,7 +43,7 @@ if (!app.requestSingleInstanceLock()) {
   // Sandbox every renderer, including any created by code that forgets the switch.
   app.enableSandbox();
   // Privileged schemes can only be registered before 'ready'.
-  registerAppSchemeAsPrivileged();
+  registerAppSchemeAsPrivileged(protocol);
 
   app.on('second-instance', () => {
     if (mainWindow === null) return;

@@ -5,7 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { protocol } from 'electron';
+// Electron's `protocol` is passed in, so this file loads in plain Node (the browser test harness
+// serves the renderer with the very same handler).
+import type { Protocol } from 'electron';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'paydesk';
@@ -133,7 +135,9 @@ export function createAppRequestHandler(rootDir: string): (request: Request) => 
  * `secure` makes it a secure context like https; `corsEnabled` lets Chromium load the bundle's
  * `<script type="module" crossorigin>` from it. No fetch API, no service workers, no CSP bypass.
  */
-export function registerAppSchemeAsPrivileged(): void {
+export function registerAppSchemeAsPrivileged(
+  protocol: Pick<Protocol, 'registerSchemesAsPrivileged'>,
+): void {
   protocol.registerSchemesAsPrivileged([
     {
       scheme: APP_SCHEME,
@@ -143,6 +147,6 @@ export function registerAppSchemeAsPrivileged(): void {
 }
 
 /** Call once the app is ready: serves `rootDir` (out/renderer) at app://paydesk/. */
-export function registerAppProtocol(rootDir: string): void {
+export function registerAppProtocol(protocol: Pick<Protocol, 'handle'>, rootDir: string): void {
   protocol.handle(APP_SCHEME, createAppRequestHandler(rootDir));
 }

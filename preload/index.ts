@@ -1,15 +1,26 @@
-// Builds window.paydesk, the renderer's only door to the main process. Today it carries only the
-// build's version; the typed calls of preload/contract.ts join it when the bridge exists. No
-// ipcRenderer, no event object, nothing of Node crosses into the page.
+// Exposes window.paydesk, the renderer's only door to the main process, built from
+// preload/contract.ts. Nothing else: no ipcRenderer, no event object, nothing of Node.
 
-import { contextBridge } from 'electron';
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+
+import { createPaydeskApi } from './api';
 
 // Replaced at build time from package.json (vite.preload.config.ts): a sandboxed preload cannot
 // read files, and app.getVersion() lives in main.
 declare const __PAYDESK_VERSION__: string;
 
-const paydesk = Object.freeze({ version: __PAYDESK_VERSION__ });
+const paydesk = createPaydeskApi(
+  {
+    invoke: (channel, payload) => ipcRenderer.invoke(channel, payload),
+    subscribe: (channel, listener) => {
+      const handler = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
+      ipcRenderer.on(channel, handler);
+      return () => ipcRenderer.removeListener(channel, handler);
+    },
+  },
+  __PAYDESK_VERSION__,
+);
 
-export type PaydeskApi = typeof paydesk;
+export type { PaydeskApi } from './api';
 
 contextBridge.exposeInMainWorld('paydesk', paydesk);

@@ -156,7 +156,7 @@ describe('the content security policy', () => {
 
 describe('registering the scheme with Electron', () => {
   it('makes app:// standard and secure, without bypassing the CSP', () => {
-    registerAppSchemeAsPrivileged();
+    registerAppSchemeAsPrivileged(protocol);
     expect(protocol.registerSchemesAsPrivileged).toHaveBeenCalledOnce();
     const [schemes] = protocol.registerSchemesAsPrivileged.mock.calls[0] as [
       { scheme: string; privileges: Record<string, boolean> }[],
@@ -169,7 +169,7 @@ describe('registering the scheme with Electron', () => {
   });
 
   it('serves the given folder through protocol.handle', async () => {
-    registerAppProtocol(root);
+    registerAppProtocol(protocol, root);
     expect(protocol.handle).toHaveBeenCalledWith('app', expect.any(Function));
     const handler = protocol.handle.mock.calls[0]?.[1] as (request: Request) => Promise<Response>;
     const response = await handler(new Request('app://paydesk/assets/index-abc.js'));

@@ -1,0 +1,105 @@
+// What each call of the contract does: a thin mapping onto the services. Desktop things (the
+// save dialog, the clipboard) come in as functions, so the same handlers run in Electron and in
+// the browser test harness.
+
+import type { Handlers } from './bridge';
+import type { PaydeskServices } from './services/app';
+import { ServiceError } from './services/errors';
+import { journalRowView } from './services/journal';
+
+export interface DesktopDeps {
+  version: string;
+  operator: string;
+  /** Asks the user where to save, then writes; `saved: false` when they cancel. */
+  saveFile(
+    suggestedName: string,
+    content: string,
+    kind: 'pem' | 'csv',
+  ): Promise<{ saved: boolean; path?: string }>;
+  copyText(text: string): void;
+}
+
+export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Handlers {
+  const requireKey = async (profileId: string) => {
+    const key = await services.keys.current(profileId);
+    if (!key)
+      throw new ServiceError(
+        'NOT_ALLOWED',
+        'This profile has no RSA key yet; generate or import one first.',
+      );
+    return key;
+  };
+  const actionResult = (r: { entry: Parameters<typeof journalRowView>[0]; replayed: boolean }) => ({
+    entry: journalRowView(r.entry),
+    replayed: r.replayed,
+  });
+
+  return {
+    app: {
+      status: () => {
+        const { report } = services;
+        return {
+          version: deps.version,
+          operator: deps.operator,
+          keychain: report.keychain.usable
+            ? { usable: true }
+            : { usable: false, message: report.keychain.message },
+          firstRun: report.firstRun,
+          sandbox: report.sandbox.running
+            ? {
+                running: true,
+                baseUrl: report.sandbox.baseUrl,
+                profileId: report.sandbox.profileId,
+              }
+            : { running: false, message: report.sandbox.message },
+        };
+      },
+    },
+    profiles: {
+      list: () => services.profiles.list(),
+      create: (req) => services.profiles.create(req),
+      update: ({ id, profile }) => services.profiles.update(id, profile),
+      remove: async ({ id }) => {
+        await services.profiles.remove(id);
+        return null;
+      },
+      testConnection: ({ id }) => services.profiles.testConnection(id),
+    },
+    keys: {
+      current: ({ profileId }) => services.keys.current(profileId),
+      generate: ({ profileId, bits }) => services.keys.generate(profileId, bits),
+      import: ({ profileId, pem, passphrase }) => services.keys.import(profileId, pem, passphrase),
+      savePublicKey: async ({ profileId }) => {
+        const key = await requireKey(profileId);
+        return deps.saveFile('public_key.pem', key.publicKeySpkiPem, 'pem');
+      },
+      copyPublicKey: async ({ profileId }) => {
+        deps.copyText((await requireKey(profileId)).publicKeySpkiPem);
+        return null;
+      },
+    },
+    orders: {
+      lookup: ({ profileId, orderid, client_orderid }) =>
+        services.orders.lookup(profileId, {
+          ...(orderid ? { orderid } : {}),
+          ...(client_orderid ? { client_orderid } : {}),
+        }),
+      openAction: () => services.orders.openAction(),
+      capture: async (req) => actionResult(await services.orders.capture(req)),
+      void: async (req) => actionResult(await services.orders.void(req)),
+      refund: async (req) => actionResult(await services.orders.refund(req)),
+      cancel: async (req) => actionResult(await services.orders.cancel(req)),
+    },
+    journal: {
+      search: ({ filter, offset, limit }) => services.journal.search(filter, offset, limit),
+      exportCsv: ({ filter }) => {
+        const stamp = new Date().toISOString().slice(0, 10);
+        return deps.saveFile(
+          `paydesk-journal-${stamp}.csv`,
+          services.journal.exportCsv(filter),
+          'csv',
+        );
+      },
+    },
+  };
+}

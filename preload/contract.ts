@@ -1,0 +1,351 @@
+// Every call and event between the renderer and main: name, request schema, result schema.
+// main/bridge.ts parses each request with these schemas before a handler sees it, and each
+// result before it leaves (unknown keys are stripped, so nothing extra can leak); the renderer's
+// forms validate with the same schemas. Money crosses as decimal text, never as a number.
+
+import { z } from 'zod';
+
+const id = z.string().trim().min(1).max(128);
+const text = (max: number) => z.string().max(max);
+/** Major units as text, at most two decimals, e.g. "10.42". */
+export const moneyText = z
+  .string()
+  .trim()
+  .regex(
+    /^(0|[1-9]\d{0,12})(\.\d{1,2})?$/,
+    'Write the amount with digits and a dot, at most two decimals, for example 10.42.',
+  );
+
+export const environmentSchema = z.enum(['production', 'test', 'sandbox']);
+
+export const profileInputSchema = z.object({
+  name: text(80).trim().min(1, 'Give the profile a name.'),
+  environment: environmentSchema,
+  baseUrl: text(2048).trim().min(1, 'Enter the gateway base URL.'),
+  endpointId: text(32).trim().min(1, 'Enter the endpoint id.'),
+  endpointKind: z.enum(['endpoint', 'group']).optional(),
+  login: text(256).trim().min(1, 'Enter the merchant login.'),
+});
+
+const profileViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  environment: environmentSchema,
+  baseUrl: z.string(),
+  endpointId: z.string(),
+  endpointKind: z.enum(['endpoint', 'group']),
+  login: z.string(),
+  keyFingerprint: z.string().nullable(),
+  embedded: z.boolean(),
+  hasControlKey: z.boolean(),
+  hasPrivateKey: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const keyHistorySchema = z.object({
+  fingerprint: z.string(),
+  environment: environmentSchema,
+  attachedAt: z.string(),
+  retiredAt: z.string().nullable(),
+});
+
+const publicKeyViewSchema = z.object({
+  profileId: z.string(),
+  fingerprint: z.string(),
+  bits: z.number().int(),
+  publicKeySpkiPem: z.string(),
+  publicKeyPkcs1Pem: z.string(),
+  history: z.array(keyHistorySchema),
+});
+
+const actionViewSchema = z.object({
+  allowed: z.boolean(),
+  max: z.string().optional(),
+  reason: z.string().optional(),
+});
+
+const journalStateSchema = z.enum(['sending', 'acknowledged', 'final', 'refused', 'unknown']);
+
+export const orderViewSchema = z.object({
+  profileId: z.string(),
+  orderId: z.string(),
+  clientOrderId: z.string().nullable(),
+  status: z.string(),
+  statusText: z.string(),
+  final: z.boolean(),
+  transactionType: z.string().nullable(),
+  orderStage: z.string().nullable(),
+  currency: z.string().nullable(),
+  amount: z.string(),
+  captured: z.string(),
+  refunded: z.string(),
+  remainingCapturable: z.string(),
+  remainingRefundable: z.string(),
+  card: z.object({
+    bin: z.string().optional(),
+    lastFour: z.string().optional(),
+    type: z.string().optional(),
+    holder: z.string().optional(),
+    expMonth: z.string().optional(),
+    expYear: z.string().optional(),
+  }),
+  threeDsPending: z.boolean(),
+  pending: z.array(
+    z.object({
+      clientOrderId: z.string(),
+      operation: z.string(),
+      amount: z.string().nullable(),
+      state: journalStateSchema,
+    }),
+  ),
+  captures: z.array(
+    z.object({
+      orderId: z.string().nullable(),
+      amount: z.string().nullable(),
+      status: z.string().nullable(),
+    }),
+  ),
+  actions: z.object({
+    capture: actionViewSchema,
+    void: actionViewSchema,
+    refund: actionViewSchema,
+    cancel: actionViewSchema,
+  }),
+});
+
+export const journalRowSchema = z.object({
+  id: z.number().int(),
+  createdAt: z.string(),
+  operator: z.string(),
+  profileId: z.string(),
+  operation: z.string(),
+  clientOrderId: z.string(),
+  orderId: z.string().nullable(),
+  targetOrderId: z.string().nullable(),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  reason: z.string().nullable(),
+  note: z.string().nullable(),
+  email: z.string().nullable(),
+  state: journalStateSchema,
+  status: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  finalAt: z.string().nullable(),
+});
+
+export const journalFilterSchema = z
+  .object({
+    orderRef: text(128).optional(),
+    email: text(256).optional(),
+    status: text(32).optional(),
+    state: journalStateSchema.optional(),
+    operation: text(64).optional(),
+    profileId: text(128).optional(),
+    from: text(40).optional(),
+    to: text(40).optional(),
+  })
+  .strict();
+
+export const REFUND_REASONS = [
+  'Customer request',
+  'Returned goods',
+  'Damaged goods',
+  'Duplicate charge',
+  'Fraud',
+  'Other',
+] as const;
+export const VOID_REASONS = [
+  'Duplicate order',
+  'Customer cancelled',
+  'Wrong amount',
+  'Fraud',
+  'Other',
+] as const;
+
+/** A capture, void, refund or cancel, with the action id the screen got when it opened. */
+export const actionRequestSchema = z
+  .object({
+    profileId: id,
+    orderid: id,
+    clientOrderId: id,
+    amount: moneyText.optional(),
+    reason: text(80).optional(),
+    note: text(500).optional(),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (value.reason === 'Other' && !value.note?.trim()) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['note'],
+        message: 'With the reason "Other", write a note that says what happened.',
+      });
+    }
+  });
+
+const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
+
+const startupReportSchema = z.object({
+  version: z.string(),
+  operator: z.string(),
+  keychain: z.object({ usable: z.boolean(), message: z.string().optional() }),
+  firstRun: z.boolean(),
+  sandbox: z.object({
+    running: z.boolean(),
+    baseUrl: z.string().optional(),
+    profileId: z.string().optional(),
+    message: z.string().optional(),
+  }),
+});
+
+const empty = z.object({}).strict();
+const byProfile = z.object({ profileId: id }).strict();
+const byId = z.object({ id }).strict();
+
+interface CallDef<Req extends z.ZodType, Res extends z.ZodType> {
+  request: Req;
+  result: Res;
+}
+const call = <Req extends z.ZodType, Res extends z.ZodType>(
+  request: Req,
+  result: Res,
+): CallDef<Req, Res> => ({ request, result });
+
+export const contract = {
+  app: {
+    status: call(empty, startupReportSchema),
+  },
+  profiles: {
+    list: call(empty, z.array(profileViewSchema)),
+    create: call(
+      profileInputSchema
+        .extend({ controlKey: text(1024).trim().min(1, 'Enter the control key.') })
+        .strict(),
+      profileViewSchema,
+    ),
+    update: call(
+      z
+        .object({
+          id,
+          profile: profileInputSchema.extend({ controlKey: text(1024).optional() }).strict(),
+        })
+        .strict(),
+      profileViewSchema,
+    ),
+    remove: call(byId, z.null()),
+    testConnection: call(byId, z.object({ ok: z.boolean(), message: z.string() })),
+  },
+  keys: {
+    current: call(byProfile, publicKeyViewSchema.nullable()),
+    generate: call(
+      z
+        .object({
+          profileId: id,
+          bits: z.union([z.literal(2048), z.literal(3072), z.literal(4096)]),
+        })
+        .strict(),
+      publicKeyViewSchema,
+    ),
+    import: call(
+      z
+        .object({
+          profileId: id,
+          pem: text(65_536).min(1, 'Paste the private key PEM.'),
+          passphrase: text(1024).optional(),
+        })
+        .strict(),
+      publicKeyViewSchema,
+    ),
+    /** Opens a save dialog in main and writes public_key.pem. */
+    savePublicKey: call(byProfile, saveResultSchema),
+    /** Copies the public key PEM to the clipboard from main (the renderer has no clipboard permission). */
+    copyPublicKey: call(byProfile, z.null()),
+  },
+  orders: {
+    lookup: call(
+      z
+        .object({
+          profileId: id,
+          orderid: text(64).trim().optional(),
+          client_orderid: text(128).trim().optional(),
+        })
+        .strict()
+        .refine((v) => Boolean(v.orderid || v.client_orderid), {
+          message: 'Enter an orderid or a client_orderid.',
+          path: ['orderid'],
+        }),
+      orderViewSchema,
+    ),
+    openAction: call(empty, z.object({ clientOrderId: z.string() })),
+    capture: call(
+      actionRequestSchema,
+      z.object({ entry: journalRowSchema, replayed: z.boolean() }),
+    ),
+    void: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
+    refund: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
+    cancel: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
+  },
+  journal: {
+    search: call(
+      z
+        .object({
+          filter: journalFilterSchema,
+          offset: z.number().int().min(0),
+          limit: z.number().int().min(1).max(1000),
+        })
+        .strict(),
+      z.object({
+        rows: z.array(journalRowSchema),
+        total: z.number().int(),
+        offset: z.number().int(),
+        limit: z.number().int(),
+      }),
+    ),
+    /** Opens a save dialog in main and writes the CSV. */
+    exportCsv: call(z.object({ filter: journalFilterSchema }).strict(), saveResultSchema),
+  },
+} as const;
+
+/** Events main sends to the renderer. */
+export const events = {
+  /** A journal entry was written or changed state (sent, acknowledged, final...). */
+  journalChanged: journalRowSchema,
+} as const;
+
+export type Contract = typeof contract;
+export type Namespace = keyof Contract;
+export type MethodOf<N extends Namespace> = keyof Contract[N] & string;
+export type RequestOf<N extends Namespace, M extends MethodOf<N>> =
+  Contract[N][M] extends CallDef<infer Req, z.ZodType> ? z.input<Req> : never;
+export type ParsedRequestOf<N extends Namespace, M extends MethodOf<N>> =
+  Contract[N][M] extends CallDef<infer Req, z.ZodType> ? z.output<Req> : never;
+export type ResultOf<N extends Namespace, M extends MethodOf<N>> =
+  Contract[N][M] extends CallDef<z.ZodType, infer Res> ? z.output<Res> : never;
+export type EventName = keyof typeof events;
+export type EventOf<E extends EventName> = z.output<(typeof events)[E]>;
+
+export type OrderViewData = z.output<typeof orderViewSchema>;
+export type JournalRow = z.output<typeof journalRowSchema>;
+export type JournalFilterInput = z.input<typeof journalFilterSchema>;
+
+export interface BridgeErrorData {
+  code: string;
+  message: string;
+  /** The field to fix, when there is one. */
+  field?: string;
+  details?: unknown;
+}
+
+export type BridgeResult<T> = { ok: true; data: T } | { ok: false; error: BridgeErrorData };
+
+/** The IPC channel of a call: one per method, never a generic invoke. */
+export const channelOf = (namespace: string, method: string) => `paydesk:${namespace}.${method}`;
+export const eventChannelOf = (event: string) => `paydesk:event.${event}`;
+
+/** Every call of the contract as [namespace, method] pairs. */
+export function allCalls(): [Namespace, string][] {
+  return (Object.keys(contract) as Namespace[]).flatMap((ns) =>
+    Object.keys(contract[ns]).map((m) => [ns, m] as [Namespace, string]),
+  );
+}

@@ -1,0 +1,220 @@
+// The browser end-to-end harness: the built renderer served on loopback (with the app's own
+// CSP and file rules), Debian's Chromium driven by playwright-core, window.paydesk built by the
+// preload's own factory, and every call routed through page.exposeBinding into the real
+// bridge.handle with the real services, a real SQLite file, the real embedded sandbox and the
+// in-memory keychain. Only Electron's own plumbing is outside this loop.
+
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build } from 'vite';
+
+import { eventChannelOf } from '../../preload/contract';
+import { createBridge, type Bridge } from '../../main/bridge';
+import { createHandlers } from '../../main/handlers';
+import { createAppRequestHandler } from '../../main/protocol';
+import { MemorySecretStore } from '../../main/secrets';
+import { PaydeskServices, type StartOptions } from '../../main/services/app';
+import { journalRowView } from '../../main/services/journal';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const RENDERER = join(ROOT, 'out', 'renderer');
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
+
+/** Builds the renderer when out/renderer is missing (npm test builds it first). */
+export async function ensureRendererBuilt(): Promise<void> {
+  if (existsSync(join(RENDERER, 'index.html'))) return;
+  await build({ configFile: join(ROOT, 'vite.renderer.config.ts'), logLevel: 'warn' });
+}
+
+let pageBridgeCode: Promise<string> | undefined;
+/** The init script: test/harness/page-bridge.ts bundled with the preload's factory. */
+function pageBridge(): Promise<string> {
+  pageBridgeCode ??= build({
+    configFile: false,
+    logLevel: 'warn',
+    build: {
+      write: false,
+      minify: false,
+      lib: {
+        entry: join(import.meta.dirname, 'page-bridge.ts'),
+        formats: ['iife'],
+        name: 'PaydeskHarnessBridge',
+      },
+    },
+  }).then((output) => {
+    const outputs = Array.isArray(output) ? output : [output];
+    for (const o of outputs) {
+      if ('output' in o) {
+        const chunk = o.output.find((c) => c.type === 'chunk');
+        if (chunk && chunk.type === 'chunk') return chunk.code;
+      }
+    }
+    throw new Error('The harness page bridge did not build.');
+  });
+  return pageBridgeCode;
+}
+
+/** Serves out/renderer with main/protocol.ts's own handler: same paths, same CSP headers. */
+async function serveRenderer(): Promise<{ origin: string; close(): Promise<void> }> {
+  const handle = createAppRequestHandler(RENDERER);
+  const server = http.createServer((req, res) => {
+    const url = `http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`;
+    handle(new Request(url, { method: req.method ?? 'GET' }))
+      .then(async (response) => {
+        res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
+        res.end(Buffer.from(await response.arrayBuffer()));
+      })
+      .catch(() => res.writeHead(500).end());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+export interface SavedFile {
+  name: string;
+  content: string;
+  kind: 'pem' | 'csv';
+}
+
+export interface Harness {
+  page: Page;
+  services: PaydeskServices;
+  bridge: Bridge;
+  secrets: MemorySecretStore;
+  dataDir: string;
+  /** Files the app "saved" through its save dialog (the harness answers the dialog). */
+  saved: SavedFile[];
+  clipboard: string[];
+  /** Opens the app (index.html) in the page. */
+  open(hash?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  headless?: boolean;
+  viewport?: { width: number; height: number };
+  services?: Partial<StartOptions>;
+  /** Reuse a data folder (a second start); a fresh temp folder otherwise. */
+  dataDir?: string;
+  secrets?: MemorySecretStore;
+}
+
+let sharedBrowser: Promise<Browser> | undefined;
+function browser(headless: boolean): Promise<Browser> {
+  if (!headless)
+    return chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: false,
+      args: CHROMIUM_ARGS,
+    });
+  sharedBrowser ??= chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  return sharedBrowser;
+}
+
+export async function closeSharedBrowser(): Promise<void> {
+  if (sharedBrowser) await (await sharedBrowser).close();
+  sharedBrowser = undefined;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  await ensureRendererBuilt();
+  const ownsDir = !options.dataDir;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
+  const secrets = options.secrets ?? new MemorySecretStore();
+  const renderer = await serveRenderer();
+  let page: Page | undefined;
+  const services = await PaydeskServices.start({
+    dataDir,
+    secrets,
+    operator: 'e2e-clerk',
+    sandboxDelayMs: 400,
+    wait: { delayAfter: () => 200, giveUpAfterMs: 60_000 },
+    onEntryChanged: (entry) => {
+      void page
+        ?.evaluate(([channel, payload]) => window.__paydeskEmit(channel, payload), [
+          eventChannelOf('journalChanged'),
+          journalRowView(entry),
+        ] as const)
+        .catch(() => undefined);
+    },
+    ...options.services,
+  });
+  const saved: SavedFile[] = [];
+  const clipboard: string[] = [];
+  const bridge = createBridge(
+    createHandlers(services, {
+      version: 'harness',
+      operator: 'e2e-clerk',
+      saveFile: (name, content, kind) => {
+        saved.push({ name, content, kind });
+        return Promise.resolve({ saved: true, path: join(dataDir, name) });
+      },
+      copyText: (text) => clipboard.push(text),
+    }),
+    {
+      isTrustedSender: (sender) =>
+        sender.isTopFrame && new URL(sender.url).origin === renderer.origin,
+    },
+  );
+
+  const headless = options.headless ?? true;
+  const b = await browser(headless);
+  const context = await b.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+  });
+  page = await context.newPage();
+  await page.exposeBinding('__paydeskInvoke', (source, channel: string, payload: unknown) =>
+    bridge.handle(
+      channel,
+      { url: source.frame.url(), isTopFrame: source.frame.parentFrame() === null },
+      payload,
+    ),
+  );
+  await page.addInitScript({ content: await pageBridge() });
+  const thePage = page;
+
+  return {
+    page: thePage,
+    services,
+    bridge,
+    secrets,
+    dataDir,
+    saved,
+    clipboard,
+    open: async (hash = '') => {
+      await thePage.goto(`${renderer.origin}/index.html${hash}`);
+    },
+    close: async () => {
+      await context.close();
+      if (!headless) await b.close();
+      await services.close();
+      await renderer.close();
+      if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
