@@ -147,7 +147,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
   const secrets = options.secrets ?? new MemorySecretStore();
   const renderer = await serveRenderer();
-  let page: Page | undefined;
+  // Events need the page, which opens after the services start.
+  const pageRef: { current?: Page } = {};
   const services = await PaydeskServices.start({
     dataDir,
     secrets,
@@ -155,7 +156,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     sandboxDelayMs: 400,
     wait: { delayAfter: () => 200, giveUpAfterMs: 60_000 },
     onEntryChanged: (entry) => {
-      void page
+      void pageRef.current
         ?.evaluate(([channel, payload]) => window.__paydeskEmit(channel, payload), [
           eventChannelOf('journalChanged'),
           journalRowView(entry),
@@ -187,7 +188,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const context = await b.newContext({
     viewport: options.viewport ?? { width: 1280, height: 800 },
   });
-  page = await context.newPage();
+  const page = await context.newPage();
+  pageRef.current = page;
   await page.exposeBinding('__paydeskInvoke', (source, channel: string, payload: unknown) =>
     bridge.handle(
       channel,
@@ -196,10 +198,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ),
   );
   await page.addInitScript({ content: await pageBridge() });
-  const thePage = page;
 
   return {
-    page: thePage,
+    page,
     services,
     bridge,
     secrets,
@@ -207,7 +208,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     saved,
     clipboard,
     open: async (hash = '') => {
-      await thePage.goto(`${renderer.origin}/index.html${hash}`);
+      await page.goto(`${renderer.origin}/index.html${hash}`);
     },
     close: async () => {
       await context.close();
