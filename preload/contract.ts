@@ -140,6 +140,7 @@ export const journalFilterSchema = z
     email: text(256).optional(),
     status: text(32).optional(),
     state: journalStateSchema.optional(),
+    pending: z.boolean().optional(),
     operation: text(64).optional(),
     profileId: text(128).optional(),
     from: text(40).optional(),

@@ -55,6 +55,8 @@ export interface JournalFilter {
   email?: string;
   status?: string;
   state?: JournalState;
+  /** Only entries whose final answer is still owed (sending, acknowledged, unknown). */
+  pending?: boolean;
   operation?: string;
   profileId?: string;
   /** ISO timestamps, inclusive from, exclusive to. */
@@ -320,6 +322,7 @@ function whereClause(filter: JournalFilter): { where: string; params: Record<str
       params[key] = value;
     }
   }
+  if (filter.pending) clauses.push("state IN ('sending', 'acknowledged', 'unknown')");
   if (filter.from) {
     clauses.push('created_at >= @from');
     params.from = filter.from;

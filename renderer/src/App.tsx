@@ -1,27 +1,121 @@
+// The app frame: who we are connected as (a production profile looks different at a glance),
+// how many operations still wait for the gateway's final word, the navigation, and the screen.
+
+import { useQuery } from '@tanstack/react-query';
+
+import { paydesk, unwrap } from './api';
+import { EnvironmentBadge } from './components/EnvironmentBadge';
+import { ErrorNotice, Notice } from './components/Notice';
+import { ActiveProfileProvider, useActiveProfile } from './profile-context';
+import { keys, useAppStatus, useJournalEvents } from './queries';
+import { hrefOf, SCREENS, useRoute } from './route';
+import { JournalScreen } from './screens/JournalScreen';
+import { KeysScreen } from './screens/KeysScreen';
+import { LookupScreen } from './screens/LookupScreen';
+import { ProfilesScreen } from './screens/ProfilesScreen';
+
 export function App() {
-  const version = window.paydesk?.version;
+  return (
+    <ActiveProfileProvider>
+      <Frame />
+    </ActiveProfileProvider>
+  );
+}
+
+function PendingCounter() {
+  const { data } = useQuery({
+    queryKey: [...keys.journal, 'pending-count'],
+    queryFn: () =>
+      unwrap(paydesk().journal.search({ filter: { pending: true }, offset: 0, limit: 1 })),
+    refetchInterval: 5_000,
+  });
+  const count = data?.total ?? 0;
+  return (
+    <a
+      className={`pending-counter${count > 0 ? ' has-pending' : ''}`}
+      href={hrefOf({ screen: 'journal', param: 'pending' })}
+      aria-label={`${count} ${count === 1 ? 'operation' : 'operations'} waiting for the gateway's final status`}
+    >
+      {count} pending
+    </a>
+  );
+}
+
+function ProfileSwitcher() {
+  const { profiles, active, setActiveId } = useActiveProfile();
+  if (!active) return null;
+  return (
+    <div className="profile-switcher">
+      <label htmlFor="active-profile">Profile</label>
+      <select id="active-profile" value={active.id} onChange={(e) => setActiveId(e.target.value)}>
+        {profiles.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+      </select>
+      <EnvironmentBadge environment={active.environment} />
+    </div>
+  );
+}
+
+function Frame() {
+  useJournalEvents();
+  const route = useRoute();
+  const status = useAppStatus();
+  const { active, error } = useActiveProfile();
+  const environment = active?.environment ?? 'sandbox';
 
   return (
-    <div className="app">
+    <div className={`app env-frame-${environment}`}>
       <header className="app-header">
         <span className="wordmark">Paydesk</span>
-        {version !== undefined && <span className="app-version">Version {version}</span>}
+        <ProfileSwitcher />
+        <span className="header-spacer" />
+        <PendingCounter />
+        {status.data && <span className="operator">Signed in as {status.data.operator}</span>}
       </header>
-
-      <main className="app-main" aria-labelledby="welcome-title">
-        <section className="welcome">
-          <h1 id="welcome-title">Welcome to Paydesk</h1>
-          <p className="lead">
-            The back-office console for your card payment gateway, where support looks orders up and
-            finance captures, voids and refunds.
-          </p>
-          <p>
-            This build holds the gateway client: every operation of the payment API, signed and
-            checked inside the desktop app, where your keys stay. The screens for these jobs arrive
-            in a following release.
-          </p>
-        </section>
-      </main>
+      {environment === 'production' && (
+        <div className="production-strip" role="note">
+          Production profile: every action moves real money.
+        </div>
+      )}
+      <div className="app-body">
+        <nav className="app-nav" aria-label="Screens">
+          <ul>
+            {SCREENS.map((s) => (
+              <li key={s.name}>
+                <a
+                  href={hrefOf({ screen: s.name })}
+                  aria-current={route.screen === s.name ? 'page' : undefined}
+                >
+                  <span className="nav-label">{s.label}</span>
+                  <span className="nav-who">{s.who}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main className="app-main">
+          {status.data && !status.data.keychain.usable && (
+            <Notice kind="warning">
+              <strong>The keychain cannot be used.</strong> {status.data.keychain.message}
+            </Notice>
+          )}
+          {status.error && <ErrorNotice error={status.error} title="Paydesk could not start:" />}
+          {error !== null && error !== undefined && (
+            <ErrorNotice error={error} title="Profiles could not be read:" />
+          )}
+          {route.screen === 'lookup' && (
+            <LookupScreen {...(route.param ? { orderRef: route.param } : {})} />
+          )}
+          {route.screen === 'journal' && (
+            <JournalScreen {...(route.param ? { preset: route.param } : {})} />
+          )}
+          {route.screen === 'profiles' && <ProfilesScreen />}
+          {route.screen === 'keys' && <KeysScreen />}
+        </main>
+      </div>
     </div>
   );
 }

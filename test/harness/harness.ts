@@ -16,7 +16,7 @@ import { build } from 'vite';
 import { eventChannelOf } from '../../preload/contract';
 import { createBridge, type Bridge } from '../../main/bridge';
 import { createHandlers } from '../../main/handlers';
-import { createAppRequestHandler } from '../../main/protocol';
+import { APP_ORIGIN, createAppRequestHandler } from '../../main/protocol';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices, type StartOptions } from '../../main/services/app';
 import { journalRowView } from '../../main/services/journal';
@@ -71,7 +71,8 @@ function pageBridge(): Promise<string> {
 async function serveRenderer(): Promise<{ origin: string; close(): Promise<void> }> {
   const handle = createAppRequestHandler(RENDERER);
   const server = http.createServer((req, res) => {
-    const url = `http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`;
+    // The handler serves app://paydesk/...; the page itself lives on this loopback origin.
+    const url = `${APP_ORIGIN}${req.url ?? '/'}`;
     handle(new Request(url, { method: req.method ?? 'GET' }))
       .then(async (response) => {
         res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
