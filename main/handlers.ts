@@ -16,7 +16,7 @@ export interface DesktopDeps {
     content: string,
     kind: 'pem' | 'csv',
   ): Promise<{ saved: boolean; path?: string }>;
-  copyText(text: string): void;
+  copyText(text: string): Promise<void> | void;
 }
 
 export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Handlers {
@@ -74,7 +74,7 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
         return deps.saveFile('public_key.pem', key.publicKeySpkiPem, 'pem');
       },
       copyPublicKey: async ({ profileId }) => {
-        deps.copyText((await requireKey(profileId)).publicKeySpkiPem);
+        await deps.copyText((await requireKey(profileId)).publicKeySpkiPem);
         return null;
       },
     },

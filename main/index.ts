@@ -1,13 +1,16 @@
-// The app's lifecycle and nothing else: one instance, the app:// scheme, one window.
+// The app's lifecycle and nothing else: one instance, the app:// scheme, the services and
+// their bridge (main/desktop.ts), one window.
 
 import path from 'node:path';
 
-import { app, BrowserWindow, protocol } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, protocol } from 'electron';
 
+import { startDesktop, type Desktop } from './desktop';
 import { registerAppProtocol, registerAppSchemeAsPrivileged } from './protocol';
 import { createMainWindow } from './window';
 
 let mainWindow: BrowserWindow | null = null;
+let desktop: Desktop | undefined;
 
 function openMainWindow(): void {
   // The app path is the folder (or app.asar) holding package.json; the build writes out/ there.
@@ -21,11 +24,19 @@ function openMainWindow(): void {
   mainWindow = win;
 }
 
-function onReady(): void {
+async function onReady(): Promise<void> {
   registerAppProtocol(protocol, path.join(app.getAppPath(), 'out', 'renderer'));
 
-  // Services are wired here (store, secrets, sandbox, bridge handlers) in a later issue: before
-  // the first window exists, so no call from the renderer can arrive ahead of its handler.
+  // Services and the bridge exist before the first window, so no call from the renderer can
+  // arrive ahead of its handler.
+  desktop = await startDesktop({
+    userDataDir: app.getPath('userData'),
+    documentsDir: app.getPath('documents'),
+    version: app.getVersion(),
+    dialog,
+    clipboard,
+    currentWindow: () => mainWindow ?? undefined,
+  });
 
   openMainWindow();
 
@@ -55,12 +66,25 @@ if (!app.requestSingleInstanceLock()) {
     if (process.platform !== 'darwin') app.quit();
   });
 
+  // Entries still in flight stay in the journal and are reconciled at the next start.
+  let stopping = false;
+  app.on('before-quit', (event) => {
+    if (!desktop || stopping) return;
+    stopping = true;
+    event.preventDefault();
+    void desktop.stop().finally(() => app.quit());
+  });
+
   app
     .whenReady()
     .then(onReady)
     .catch((error: unknown) => {
       // Without a window nothing would ever quit the app, so leave rather than linger unseen.
       console.error('Paydesk failed to start.', error);
+      dialog.showErrorBox(
+        'Paydesk could not start',
+        error instanceof Error ? error.message : String(error),
+      );
       app.exit(1);
     });
 }

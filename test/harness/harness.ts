@@ -176,7 +176,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         saved.push({ name, content, kind });
         return Promise.resolve({ saved: true, path: join(dataDir, name) });
       },
-      copyText: (text) => clipboard.push(text),
+      copyText: (text) => {
+        clipboard.push(text);
+      },
     }),
     {
       isTrustedSender: (sender) =>

@@ -126,8 +126,24 @@ export const app = Object.assign(new FakeEmitter(), {
   exit: vi.fn((_code?: number) => undefined),
   enableSandbox: vi.fn(),
   getAppPath: vi.fn(() => '/opt/paydesk/resources/app.asar'),
+  getPath: vi.fn((name: string) => `/tmp/paydesk-fake-${name}`),
+  getVersion: vi.fn(() => '0.0.0-test'),
   whenReady: vi.fn(() => ready),
 });
+
+export const dialog = {
+  showSaveDialog: vi.fn(() => Promise.resolve({ canceled: true, filePath: undefined })),
+  showErrorBox: vi.fn(),
+};
+
+export const clipboard = {
+  writeText: vi.fn(),
+};
+
+export const ipcMain = {
+  handle: vi.fn(),
+  removeHandler: vi.fn(),
+};
 
 export const protocol = {
   registerSchemesAsPrivileged: vi.fn(),

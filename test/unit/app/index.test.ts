@@ -13,6 +13,11 @@ vi.mock('electron', () => import('./fake-electron'));
 
 type Fake = typeof FakeElectron;
 
+const desktop = {
+  stop: vi.fn(() => Promise.resolve()),
+  start: vi.fn((_deps: unknown) => Promise.resolve({ services: {}, stop: desktop.stop })),
+};
+
 // An app folder laid out like the build's, so the served UI can be checked for real.
 let appPath: string;
 beforeAll(() => {
@@ -41,6 +46,8 @@ async function launch(options: { lock: boolean }): Promise<Fake> {
   vi.doMock('electron', () => fake);
   fake.app.requestSingleInstanceLock.mockReturnValue(options.lock);
   fake.app.getAppPath.mockReturnValue(appPath);
+  // The services are tested for real elsewhere (test/integration); here only the lifecycle.
+  vi.doMock('../../../main/desktop', () => ({ startDesktop: desktop.start }));
   await import('../../../main/index');
   return fake;
 }
@@ -146,6 +153,49 @@ describe('app lifecycle', () => {
     fake.becomeReady();
     await vi.waitFor(() => expect(fake.app.exit).toHaveBeenCalledWith(1));
     expect(error).toHaveBeenCalled();
+    expect(fake.BrowserWindow.instances).toHaveLength(0);
+  });
+
+  it('starts the services in the user data folder before the first window exists', async () => {
+    desktop.start.mockClear();
+    const fake = await launch({ lock: true });
+    let windowsWhenStarted = -1;
+    desktop.start.mockImplementationOnce((_deps: unknown) => {
+      windowsWhenStarted = fake.BrowserWindow.instances.length;
+      return Promise.resolve({ services: {}, stop: desktop.stop });
+    });
+    fake.becomeReady();
+    await vi.waitFor(() => expect(fake.BrowserWindow.instances).toHaveLength(1));
+    expect(windowsWhenStarted).toBe(0);
+    expect(desktop.start).toHaveBeenCalledWith(
+      expect.objectContaining({ userDataDir: '/tmp/paydesk-fake-userData' }),
+    );
+  });
+
+  it('stops the services before quitting, once', async () => {
+    desktop.stop.mockClear();
+    const fake = await launchReady();
+    let prevented = 0;
+    fake.app.emit('before-quit', { preventDefault: () => prevented++ });
+    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalledOnce());
+    expect(prevented).toBe(1);
+    expect(desktop.stop).toHaveBeenCalledOnce();
+    fake.app.emit('before-quit', { preventDefault: () => prevented++ });
+    expect(prevented).toBe(1);
+  });
+
+  it('says why and exits when the services cannot start', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const fake = await launch({ lock: true });
+    desktop.start.mockImplementationOnce(() =>
+      Promise.reject(new Error('Paydesk could not open its database')),
+    );
+    fake.becomeReady();
+    await vi.waitFor(() => expect(fake.app.exit).toHaveBeenCalledWith(1));
+    expect(fake.dialog.showErrorBox).toHaveBeenCalledWith(
+      'Paydesk could not start',
+      'Paydesk could not open its database',
+    );
     expect(fake.BrowserWindow.instances).toHaveLength(0);
   });
 });

@@ -1,0 +1,81 @@
+// The desktop side of the services: where the data lives (the user data folder), who is at the
+// desk (the OS user), the keychain, the save dialog and the clipboard, and the bridge that
+// offers it all to the window. main/index.ts calls startDesktop() once the app is ready.
+
+import { writeFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+
+import type { BrowserWindow, Clipboard, Dialog } from 'electron';
+
+import { createBridge, isAppTopFrame, registerBridgeWithElectron, sendEvent } from './bridge';
+import { createHandlers } from './handlers';
+import { fileLogger } from './log';
+import { APP_ORIGIN } from './protocol';
+import { KeytarSecretStore } from './secrets';
+import { PaydeskServices } from './services/app';
+import { journalRowView } from './services/journal';
+
+export interface DesktopDeps {
+  userDataDir: string;
+  documentsDir: string;
+  version: string;
+  dialog: Pick<Dialog, 'showSaveDialog'>;
+  clipboard: Pick<Clipboard, 'writeText'>;
+  /** The window events go to; undefined while none is open. */
+  currentWindow: () => BrowserWindow | undefined;
+}
+
+export interface Desktop {
+  services: PaydeskServices;
+  stop(): Promise<void>;
+}
+
+const FILTERS = {
+  pem: [{ name: 'PEM public key', extensions: ['pem'] }],
+  csv: [{ name: 'CSV spreadsheet', extensions: ['csv'] }],
+};
+
+export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
+  const log = fileLogger(join(deps.userDataDir, 'paydesk.log'));
+  const operator = userInfo().username;
+  const services = await PaydeskServices.start({
+    dataDir: deps.userDataDir,
+    secrets: new KeytarSecretStore(),
+    operator,
+    log,
+    onEntryChanged: (entry) => {
+      const win = deps.currentWindow();
+      if (win) sendEvent(win.webContents, 'journalChanged', journalRowView(entry));
+    },
+  });
+  const bridge = createBridge(
+    createHandlers(services, {
+      version: deps.version,
+      operator,
+      saveFile: async (name, content, kind) => {
+        const win = deps.currentWindow();
+        const options = { defaultPath: join(deps.documentsDir, name), filters: FILTERS[kind] };
+        const choice = await (win
+          ? deps.dialog.showSaveDialog(win, options)
+          : deps.dialog.showSaveDialog(options));
+        if (choice.canceled || !choice.filePath) return { saved: false };
+        await writeFile(choice.filePath, content, { encoding: 'utf8' });
+        log.log('info', 'Saved a file', { kind, path: choice.filePath });
+        return { saved: true, path: choice.filePath };
+      },
+      copyText: async (text) => {
+        await deps.clipboard.writeText(text);
+      },
+    }),
+    { isTrustedSender: isAppTopFrame(APP_ORIGIN), log },
+  );
+  const unregister = await registerBridgeWithElectron(bridge);
+  return {
+    services,
+    stop: async () => {
+      unregister();
+      await services.close();
+    },
+  };
+}
