@@ -2,7 +2,7 @@
 // the 'electron' package: its index.js starts a download when the binary is missing, and on
 // machines without network access to Electron's releases that hangs or fails obscurely.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -59,6 +59,19 @@ if (!existsSync(mainFile)) {
 const electron = findElectronBinary();
 if (electron === null) {
   explainMissingElectron();
+  process.exit(1);
+}
+
+// better-sqlite3 and keytar are built for Node after `npm install`; Electron needs them built
+// for its own ABI (the tests rebuild them for Node again, scripts/ensure-node-abi.mjs).
+const rebuilt = spawnSync('npx', ['electron-builder', 'install-app-deps'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (rebuilt.status !== 0) {
+  console.error(
+    'Could not build the native modules (better-sqlite3, keytar) for Electron; see the output above.',
+  );
   process.exit(1);
 }
 
