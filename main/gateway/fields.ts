@@ -62,6 +62,23 @@ const cardNumber: Rule = (value, field) => {
   }
 };
 
+/** A calendar date written YYYY-MM-DD (2030-02-30 is refused). */
+const isoDate: Rule = (value, field) => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const date = match ? new Date(Date.UTC(+match[1]!, +match[2]! - 1, +match[3]!)) : undefined;
+  if (
+    !match ||
+    !date ||
+    date.getUTCDate() !== +match[3]! ||
+    date.getUTCMonth() !== +match[2]! - 1
+  ) {
+    throw new InputError(
+      `${field} must be a date written YYYY-MM-DD, for example 2030-01-31, got ${JSON.stringify(value)}.`,
+      field,
+    );
+  }
+};
+
 const RULES: Record<string, Rule> = {
   amount: (v, f) => void parseAmount(v, f),
   currency: (v, f) => void parseCurrency(v, f),
@@ -80,6 +97,8 @@ const RULES: Record<string, Rule> = {
   site_url: httpUrl,
   interval: pattern(/^[1-9]\d{0,3}$/, 'must be a whole number of periods, 1 or more'),
   period: pattern(/^(day|week|month)$/, 'must be day, week or month'),
+  'repeats-number': pattern(/^[1-9]\d{0,3}$/, 'must be a whole number of charges, 1 or more'),
+  'start-date': isoDate,
   deposit2card: pattern(/^(true|false)$/, 'must be true or false'),
   country: pattern(/^[A-Z]{2}$/, 'must be a two-letter country code, for example DE'),
 };

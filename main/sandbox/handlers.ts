@@ -194,12 +194,7 @@ export const HANDLERS: Record<RequestOperation, Handler> = {
           created_at: BigInt(now),
         });
       }
-      if (f['repeats-number'] !== undefined && !/^[1-9]\d{0,3}$/.test(f['repeats-number'])) {
-        throw refuse(
-          'INVALID_FIELD',
-          `repeats-number must be a whole number of charges, 1 or more; got ${JSON.stringify(f['repeats-number'])}.`,
-        );
-      }
+      // repeats-number and start-date formats are checked by validateFields (main/gateway/fields.ts).
       const period = (f.period ?? 'month') as Period;
       const interval = Number(f.interval ?? '1');
       // Without start-date the first charge is one interval after creation: the customer paid

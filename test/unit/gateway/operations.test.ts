@@ -361,3 +361,25 @@ describe('OAuth freshness', () => {
     expect(Math.abs(Number(a.oauth_timestamp) - Date.now() / 1000)).toBeLessThan(60);
   });
 });
+
+describe('recurring schedule fields', () => {
+  it('refuse a start-date that is not a calendar date and a repeats-number that is not a count', () => {
+    const base = SAMPLE_FIELDS.CREATE_RP_V4;
+    expect(() =>
+      buildRequest('CREATE_RP_V4', { ...base, 'start-date': '2030-02-30' }, credentials),
+    ).toThrow(/YYYY-MM-DD/);
+    expect(() =>
+      buildRequest('CREATE_RP_V4', { ...base, 'start-date': '31.01.2030' }, credentials),
+    ).toThrow(/YYYY-MM-DD/);
+    expect(() =>
+      buildRequest('CREATE_RP_V4', { ...base, 'repeats-number': '0' }, credentials),
+    ).toThrow(/whole number of charges/);
+    expect(() =>
+      buildRequest(
+        'CREATE_RP_V4',
+        { ...base, 'start-date': '2030-01-31', 'repeats-number': '12' },
+        credentials,
+      ),
+    ).not.toThrow();
+  });
+});
