@@ -109,20 +109,7 @@ export const HANDLERS: Record<RequestOperation, Handler> = {
   PAYOUTFORM: { mode: 'new', handle: (engine, req) => formOrder(engine, req, 'payout') },
   PAYOUT: {
     mode: 'new',
-    handle(engine, req) {
-      const destination = destinationOf(engine, req);
-      const tx = engine.create({
-        endpoint_id: req.endpointId,
-        client_orderid: coidOf(req),
-        operation: req.def.name,
-        kind: 'payout',
-        amount_minor: minorOf(req.fields.amount),
-        currency: req.fields.currency ?? '',
-        destination,
-        server_callback_url: req.fields.server_callback_url ?? null,
-      });
-      return asyncAnswer(req, tx);
-    },
+    handle: (engine, req) => asyncAnswer(req, createPayout(engine, req)),
   },
   PREAUTHFORM: { mode: 'new', handle: (engine, req) => formOrder(engine, req, 'preauth') },
   PREAUTH: {
@@ -225,21 +212,8 @@ export const HANDLERS: Record<RequestOperation, Handler> = {
   },
   PAYOUT_V4_CHECK: {
     mode: 'new',
-    handle(engine, req) {
-      const destination = destinationOf(engine, req);
-      const tx = engine.create({
-        endpoint_id: req.endpointId,
-        client_orderid: coidOf(req),
-        operation: req.def.name,
-        kind: 'payout',
-        amount_minor: minorOf(req.fields.amount),
-        currency: req.fields.currency ?? '',
-        destination,
-        server_callback_url: req.fields.server_callback_url ?? null,
-        stage: 'checked',
-      });
-      return asyncAnswer(req, tx);
-    },
+    // Registered and validated, but held at 'checked' until payout-pay releases it.
+    handle: (engine, req) => asyncAnswer(req, createPayout(engine, req, 'checked')),
   },
   PAYOUT_V4_PAY: {
     mode: 'reference',
@@ -368,5 +342,20 @@ export function runOperation(engine: Engine, req: OpRequest): Fields {
         engine.now(),
       );
     return fields;
+  });
+}
+
+/** A payout to the request's destination: one step (queued) or registered by payout-check. */
+function createPayout(engine: Engine, req: OpRequest, stage?: 'checked') {
+  return engine.create({
+    endpoint_id: req.endpointId,
+    client_orderid: coidOf(req),
+    operation: req.def.name,
+    kind: 'payout',
+    amount_minor: minorOf(req.fields.amount),
+    currency: req.fields.currency ?? '',
+    destination: destinationOf(engine, req),
+    server_callback_url: req.fields.server_callback_url ?? null,
+    ...(stage ? { stage } : {}),
   });
 }
