@@ -50,15 +50,18 @@ export function orderFigures(status: StatusResponse, journal: JournalEntry[]): O
     isPreauth && stage.endsWith('_captured') && !stage.endsWith('_partially_captured');
   const fullyReversed =
     !isPreauth && stage.endsWith('_reversed') && !stage.endsWith('_partially_reversed');
+  // A voided order charged nothing: there is nothing to refund.
+  const voided = live.some((e) => e.operation === 'VOID') || stage.endsWith('_voided');
   return {
     amountMinor,
     capturedMinor: fullyCaptured ? amountMinor : capturedMinor,
     refundedMinor: fullyReversed ? amountMinor : refundedMinor,
     remainingCapturableMinor:
       isPreauth && !cancelled && !fullyCaptured ? max0(amountMinor - capturedMinor) : 0n,
-    remainingRefundableMinor: isPreauth || fullyReversed ? 0n : max0(amountMinor - refundedMinor),
+    remainingRefundableMinor:
+      isPreauth || fullyReversed || voided ? 0n : max0(amountMinor - refundedMinor),
     pending: journal.filter((e) => LIVE_STATES.has(e.state)),
-    voided: live.some((e) => e.operation === 'VOID') || stage.endsWith('_voided'),
+    voided,
     cancelled: cancelled || stage.endsWith('_cancelled'),
   };
 }

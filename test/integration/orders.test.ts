@@ -291,6 +291,7 @@ describe('capture, cancel and void', () => {
       operation: 'VOID',
     });
     const after = await service.lookup(profileId, { orderid: orderId });
+    expect(after.remainingRefundable).toBe('0.00');
     expect(after.actions.void).toMatchObject({ allowed: false });
     expect(after.actions.refund).toMatchObject({ allowed: false });
     expect(after.actions.refund.reason).toMatch(/voided/);

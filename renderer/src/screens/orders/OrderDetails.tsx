@@ -1,0 +1,207 @@
+// An order as support and finance read it: status in plain words, the amounts, the masked card,
+// what of ours is still pending on it, and the captures made from a preauth.
+
+import type { Ref } from 'react';
+
+import type { OrderViewData } from '../../../../preload/contract';
+import { Notice } from '../../components/Notice';
+import { hrefOf } from '../../route';
+import { refParam } from './ref';
+import { operationWords, STATE_WORDS, statusLabel, typeWords } from './words';
+
+export function OrderDetails({
+  order,
+  headingRef,
+}: {
+  order: OrderViewData;
+  headingRef: Ref<HTMLHeadingElement>;
+}) {
+  const isPreauth = order.transactionType === 'preauth';
+  const currency = order.currency ?? '';
+  // Before the gateway approved it nothing was charged, so nothing is left to capture or refund.
+  const approved = order.status === 'approved';
+  const money = (text: string) => (
+    <>
+      {text} <span className="currency">{currency}</span>
+    </>
+  );
+
+  return (
+    <>
+      <div className="order-head">
+        <h2 id="order-heading" ref={headingRef} tabIndex={-1}>
+          Order {order.orderId}
+        </h2>
+        <span className={`status-pill status-${order.status}`}>{statusLabel(order.status)}</span>
+        {!order.final && (
+          <span className="order-refreshing">Not final yet: refreshed every few seconds</span>
+        )}
+      </div>
+      <p className="order-status-text">{order.statusText}</p>
+
+      {order.threeDsPending && (
+        <Notice kind="info">
+          <strong>3-D Secure pending.</strong> The customer has not finished the bank’s check yet;
+          the order becomes final when they do, or when the check times out.
+        </Notice>
+      )}
+
+      <div className="order-grid">
+        <dl className="order-facts">
+          <dt>Client order id</dt>
+          <dd>{order.clientOrderId ?? '—'}</dd>
+          <dt>Type</dt>
+          <dd>{typeWords(order.transactionType)}</dd>
+          <dt>Stage</dt>
+          <dd>
+            <code>{order.orderStage ?? '—'}</code>
+          </dd>
+          <dt>Card</dt>
+          <dd>
+            <CardSummary card={order.card} />
+          </dd>
+        </dl>
+
+        <table className="data order-amounts">
+          <caption>Amounts in {currency || 'the order’s currency'}</caption>
+          <tbody>
+            <tr>
+              <th scope="row">{isPreauth ? 'Authorized (held)' : 'Amount'}</th>
+              <td className="num money">{money(order.amount)}</td>
+            </tr>
+            {isPreauth ? (
+              <>
+                <tr>
+                  <th scope="row">Captured</th>
+                  <td className="num money">{money(order.captured)}</td>
+                </tr>
+                <tr className="order-remaining">
+                  <th scope="row">Left to capture</th>
+                  <td className="num money">{approved ? money(order.remainingCapturable) : '—'}</td>
+                </tr>
+              </>
+            ) : (
+              <>
+                <tr>
+                  <th scope="row">Refunded</th>
+                  <td className="num money">{money(order.refunded)}</td>
+                </tr>
+                <tr className="order-remaining">
+                  <th scope="row">Left to refund</th>
+                  <td className="num money">{approved ? money(order.remainingRefundable) : '—'}</td>
+                </tr>
+              </>
+            )}
+          </tbody>
+        </table>
+      </div>
+      <p className="field-hint order-footnote">
+        {isPreauth ? 'Captured counts the captures' : 'Refunded counts the refunds'} sent from
+        Paydesk, pending ones included. The gateway also knows what was done elsewhere and refuses
+        more than what is really left.
+      </p>
+
+      {order.pending.length > 0 && (
+        <>
+          <h3 id="order-pending-heading">Pending operations</h3>
+          <table className="data" aria-labelledby="order-pending-heading">
+            <thead>
+              <tr>
+                <th scope="col">Operation</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col">State</th>
+                <th scope="col">Action id</th>
+              </tr>
+            </thead>
+            <tbody>
+              {order.pending.map((p) => (
+                <tr key={p.clientOrderId}>
+                  <td>{operationWords(p.operation, isPreauth)}</td>
+                  <td className="num money">{p.amount ? money(p.amount) : '—'}</td>
+                  <td>
+                    <span className={`status-pill status-${p.state}`}>
+                      {STATE_WORDS[p.state] ?? p.state}
+                    </span>
+                  </td>
+                  <td>
+                    <code>{p.clientOrderId}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+
+      {order.captures.length > 0 && (
+        <>
+          <h3 id="order-captures-heading">Captures from this hold</h3>
+          <p className="field-hint">Refund captured money on the capture’s own order.</p>
+          <table className="data" aria-labelledby="order-captures-heading">
+            <thead>
+              <tr>
+                <th scope="col">Capture order</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {order.captures.map((c, index) => (
+                <tr key={c.orderId ?? `capture-${index}`}>
+                  <td>
+                    {c.orderId ? (
+                      <a
+                        href={hrefOf({
+                          screen: 'lookup',
+                          param: refParam({ kind: 'orderid', value: c.orderId }),
+                        })}
+                        aria-label={`Look up capture order ${c.orderId}`}
+                      >
+                        {c.orderId}
+                      </a>
+                    ) : (
+                      'Not assigned yet'
+                    )}
+                  </td>
+                  <td className="num money">{c.amount ? money(c.amount) : '—'}</td>
+                  <td>
+                    {c.status ? (
+                      <span className={`status-pill status-${c.status}`}>
+                        {statusLabel(c.status)}
+                      </span>
+                    ) : (
+                      <span className="status-pill status-pending">Pending</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </>
+  );
+}
+
+function CardSummary({ card }: { card: OrderViewData['card'] }) {
+  if (!card.bin && !card.lastFour) return <>—</>;
+  const expiry =
+    card.expMonth && card.expYear ? `${card.expMonth.padStart(2, '0')}/${card.expYear}` : '';
+  return (
+    <span className="card-summary">
+      <span className="card-number" aria-hidden="true">
+        {card.type && <span className="card-brand">{card.type}</span>} {card.bin ?? '······'} •••{' '}
+        {card.lastFour ?? '····'}
+      </span>
+      <span className="visually-hidden">
+        {card.type ?? 'Card'} starting {card.bin ?? 'unknown'}, ending {card.lastFour ?? 'unknown'}
+      </span>
+      {card.holder && <span className="card-holder">{card.holder}</span>}
+      {expiry && <span className="card-expiry">expires {expiry}</span>}
+    </span>
+  );
+}

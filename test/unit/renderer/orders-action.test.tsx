@@ -1,0 +1,254 @@
+// @vitest-environment jsdom
+// The action panel against a scripted bridge: what reaches window.paydesk, and when. A lost
+// answer is retried only by a person, with the same action id; a refusal starts a new action;
+// a bad form sends nothing.
+
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import type { BridgeResult, JournalRow, OrderViewData } from '../../../preload/contract';
+import type { ProfileView } from '../../../renderer/src/profile-context';
+import { createQueryClient } from '../../../renderer/src/queryClient';
+import { ActionPanel } from '../../../renderer/src/screens/orders/ActionPanel';
+
+const profile: ProfileView = {
+  id: 'p1',
+  name: 'Sandbox',
+  environment: 'sandbox',
+  baseUrl: 'http://127.0.0.1:9/paynet',
+  endpointId: '1111',
+  endpointKind: 'endpoint',
+  login: 'demo',
+  keyFingerprint: null,
+  embedded: true,
+  hasControlKey: true,
+  hasPrivateKey: true,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+};
+
+const order: OrderViewData = {
+  profileId: 'p1',
+  orderId: '1000001',
+  clientOrderId: 'demo-sale-1001',
+  status: 'approved',
+  statusText: 'Approved: the gateway accepted it.',
+  final: true,
+  transactionType: 'sale',
+  orderStage: 'sale_approved',
+  currency: 'EUR',
+  amount: '49.90',
+  captured: '0.00',
+  refunded: '0.00',
+  remainingCapturable: '0.00',
+  remainingRefundable: '49.90',
+  card: {},
+  threeDsPending: false,
+  pending: [],
+  captures: [],
+  actions: {
+    capture: { allowed: false, reason: 'Only a preauth can be captured.' },
+    void: { allowed: true },
+    refund: { allowed: true, max: '49.90' },
+    cancel: { allowed: false, reason: 'Only a preauth hold can be cancelled.' },
+  },
+};
+
+const row = (clientOrderId: string, patch: Partial<JournalRow>): JournalRow => ({
+  id: 1,
+  createdAt: '2026-01-01T00:00:00Z',
+  operator: 'ann',
+  profileId: 'p1',
+  operation: 'RETURN',
+  clientOrderId,
+  orderId: '1000050',
+  targetOrderId: '1000001',
+  amount: '10.00',
+  currency: 'EUR',
+  reason: 'Customer request',
+  note: null,
+  email: null,
+  state: 'acknowledged',
+  status: null,
+  errorMessage: null,
+  finalAt: null,
+  ...patch,
+});
+
+type Answer<T> = BridgeResult<T> | Promise<BridgeResult<T>>;
+interface Script {
+  refund: ((request: { clientOrderId: string }) => Answer<unknown>)[];
+  journal: JournalRow[];
+}
+
+let script: Script;
+let ids: number;
+const calls = { openAction: 0, refund: [] as { clientOrderId: string; amount?: string }[] };
+
+beforeAll(() => {
+  // jsdom has <dialog> but not its modal methods.
+  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    this.removeAttribute('open');
+  };
+  Object.defineProperty(window, 'paydesk', {
+    configurable: true,
+    value: {
+      version: 'test',
+      on: () => () => undefined,
+      orders: {
+        openAction: () => {
+          calls.openAction += 1;
+          ids += 1;
+          return Promise.resolve({ ok: true, data: { clientOrderId: `pd-test-${ids}` } });
+        },
+        refund: (request: { clientOrderId: string; amount?: string }) => {
+          calls.refund.push(request);
+          const next = script.refund.shift();
+          if (!next) throw new Error('an unexpected refund was sent');
+          return Promise.resolve(next(request));
+        },
+      },
+      journal: {
+        search: () =>
+          Promise.resolve({
+            ok: true,
+            data: { rows: script.journal, total: script.journal.length, offset: 0, limit: 10 },
+          }),
+      },
+    },
+  });
+});
+
+beforeEach(() => {
+  ids = 0;
+  calls.openAction = 0;
+  calls.refund = [];
+  script = { refund: [], journal: [] };
+});
+
+afterEach(() => cleanup());
+
+function renderPanel() {
+  const onClose = vi.fn();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ActionPanel kind="refund" order={order} profile={profile} onClose={onClose} />
+    </QueryClientProvider>,
+  );
+  return { onClose };
+}
+
+const amountField = () => screen.getByRole('textbox', { name: /^Amount to refund/ });
+const reasonField = () => screen.getByRole('combobox', { name: 'Reason' });
+const review = () => fireEvent.click(screen.getByRole('button', { name: 'Review refund' }));
+
+async function fillAndConfirm(amount: string) {
+  await waitFor(() => expect(calls.openAction).toBe(1));
+  await waitFor(() =>
+    expect(screen.getByRole('button', { name: 'Review refund' })).not.toHaveProperty(
+      'disabled',
+      true,
+    ),
+  );
+  fireEvent.change(amountField(), { target: { value: amount } });
+  fireEvent.change(reasonField(), { target: { value: 'Customer request' } });
+  review();
+  fireEvent.click(await screen.findByRole('button', { name: `Refund ${amount} EUR` }));
+}
+
+describe('ActionPanel', () => {
+  it('starts at what is left, and refuses a bad form next to the field without sending', async () => {
+    renderPanel();
+    expect((amountField() as HTMLInputElement).value).toBe('49.90');
+    expect(document.activeElement).toBe(amountField());
+    await waitFor(() => expect(calls.openAction).toBe(1));
+
+    fireEvent.change(amountField(), { target: { value: '50.00' } });
+    review();
+    expect(
+      await screen.findByText('That is more than what is left: at most 49.90 EUR.'),
+    ).toBeTruthy();
+    expect(screen.getByText('Choose a reason for the refund.')).toBeTruthy();
+    expect(document.activeElement).toBe(amountField());
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    fireEvent.change(amountField(), { target: { value: '10.00' } });
+    fireEvent.change(reasonField(), { target: { value: 'Other' } });
+    review();
+    expect(await screen.findByText(/write a note/)).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: /^Note/ }));
+    expect(calls.refund).toHaveLength(0);
+  });
+
+  it('after a lost answer, "Try again" resends the same action id, and only when pressed', async () => {
+    const lost = { ok: false as const, error: { code: 'TIMEOUT', message: 'No answer in time.' } };
+    script.refund.push(() => lost);
+    script.refund.push(({ clientOrderId }) => ({
+      ok: true,
+      data: { entry: row(clientOrderId, { state: 'acknowledged' }), replayed: true },
+    }));
+    renderPanel();
+    await fillAndConfirm('10.00');
+
+    expect(await screen.findByText(/may or may not have reached the gateway/)).toBeTruthy();
+    expect(screen.getByText(/No answer in time\./)).toBeTruthy();
+    // Nothing happens by itself.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls.refund).toHaveLength(1);
+
+    script.journal = [row('pd-test-1', { state: 'final', status: 'approved' })];
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Refund of 10.00 EUR approved.')).toBeTruthy();
+    expect(calls.refund.map((r) => r.clientOrderId)).toEqual(['pd-test-1', 'pd-test-1']);
+    expect(calls.refund.map((r) => r.amount)).toEqual(['10.00', '10.00']);
+    expect(calls.openAction).toBe(1);
+    expect(screen.getByText(/already been sent once; nothing was sent again/)).toBeTruthy();
+  });
+
+  it('after the gateway refused, a corrected attempt is a new action with a new id', async () => {
+    script.refund.push(() => ({
+      ok: false,
+      error: {
+        code: 'GATEWAY_REFUSED',
+        message: 'The gateway refused the request: above what is left to return, 30.00 EUR.',
+      },
+    }));
+    script.refund.push(({ clientOrderId }) => ({
+      ok: true,
+      data: { entry: row(clientOrderId, { amount: '30.00' }), replayed: false },
+    }));
+    renderPanel();
+    await fillAndConfirm('49.90');
+    expect(await screen.findByText(/above what is left to return, 30\.00 EUR/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Change and send again' }));
+    await waitFor(() => expect(calls.openAction).toBe(2));
+    fireEvent.change(amountField(), { target: { value: '30.00' } });
+    review();
+    fireEvent.click(await screen.findByRole('button', { name: 'Refund 30.00 EUR' }));
+    expect(await screen.findByText(/It stays pending/)).toBeTruthy();
+    expect(calls.refund.map((r) => r.clientOrderId)).toEqual(['pd-test-1', 'pd-test-2']);
+  });
+
+  it('goes back to the form on Escape, and sends on the confirm button', async () => {
+    script.refund.push(({ clientOrderId }) => ({
+      ok: true,
+      data: { entry: row(clientOrderId, {}), replayed: false },
+    }));
+    renderPanel();
+    await waitFor(() => expect(calls.openAction).toBe(1));
+    fireEvent.change(reasonField(), { target: { value: 'Returned goods' } });
+    review();
+    const dialog = await screen.findByRole('dialog', { name: 'Refund 49.90 EUR?' });
+    expect(dialog.textContent).toContain('cannot be undone');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Refund 49.90 EUR' }));
+    fireEvent(dialog, new Event('cancel', { cancelable: true }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.refund).toHaveLength(0);
+  });
+});
