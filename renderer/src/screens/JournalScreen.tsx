@@ -1,4 +1,86 @@
-// Placeholder while the Journal screen is built in this session; replaced before it lands.
-export function JournalScreen(_props: { orderRef?: string; preset?: string }) {
-  return <h1>Journal</h1>;
+// The journal: everything Paydesk sent, searchable, virtualized for 100,000 entries, and
+// exported to CSV with the same filter. #/journal/pending opens it on the entries whose final
+// status the gateway still owes (the header's pending counter links there).
+
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+
+import type { JournalFilterInput } from '../../../preload/contract';
+import { paydesk, unwrap } from '../api';
+import { ErrorNotice, Notice } from '../components/Notice';
+import { useActiveProfile } from '../profile-context';
+import { keys } from '../queries';
+import { formatCount, plural } from './journal/format';
+import { draftOfPreset, filterOf, JournalFilters } from './journal/JournalFilters';
+import { JournalList } from './journal/JournalList';
+import './journal/journal.css';
+
+export function JournalScreen({ preset }: { preset?: string }) {
+  // A new preset (the pending counter clicked while here) starts a fresh search.
+  return <JournalView key={preset ?? ''} {...(preset ? { preset } : {})} />;
+}
+
+function JournalView({ preset }: { preset?: string }) {
+  const { profiles } = useActiveProfile();
+  const initial = draftOfPreset(preset);
+  const [filter, setFilter] = useState<JournalFilterInput>(() => {
+    const result = filterOf(initial);
+    return result.errors ? {} : result.filter;
+  });
+  const filtered = Object.keys(filter).length > 0;
+
+  // The same query the list's first page uses: the count shown here is the list's.
+  const count = useQuery({
+    queryKey: [...keys.journal, 'search', filter, 0],
+    queryFn: () => unwrap(paydesk().journal.search({ filter, offset: 0, limit: 200 })),
+    gcTime: 60_000,
+  });
+  const total = count.data?.total;
+
+  const exportCsv = useMutation({
+    mutationFn: (f: JournalFilterInput) => unwrap(paydesk().journal.exportCsv({ filter: f })),
+  });
+
+  return (
+    <section className="journal-screen" aria-labelledby="journal-title">
+      <div className="screen-heading">
+        <h1 id="journal-title">Journal</h1>
+      </div>
+      <p className="screen-intro">
+        Every capture, void and refund Paydesk sent, written before it left and updated with the
+        gateway's answers. Entries are never edited or deleted.
+      </p>
+      <JournalFilters initial={initial} profiles={profiles} onApply={setFilter} />
+      <div className="journal-toolbar">
+        <p className="journal-count" role="status" aria-live="polite">
+          {total === undefined
+            ? 'Searching…'
+            : total === 0
+              ? filtered
+                ? 'No journal entries match these filters.'
+                : 'The journal is empty: Paydesk writes an entry here before every capture, void or refund it sends.'
+              : `${plural(total, 'entry', 'entries')}${filtered ? (total === 1 ? ' matches' : ' match') : ''}, newest first`}
+        </p>
+        <button
+          type="button"
+          onClick={() => exportCsv.mutate(filter)}
+          disabled={exportCsv.isPending || !total}
+        >
+          {exportCsv.isPending ? 'Exporting…' : 'Export CSV…'}
+        </button>
+      </div>
+      {exportCsv.data &&
+        (exportCsv.data.saved ? (
+          <Notice kind="success">
+            Exported {total === undefined ? '' : `${formatCount(total)} `}entries to{' '}
+            <span className="mono">{exportCsv.data.path ?? 'the chosen file'}</span>.
+          </Notice>
+        ) : (
+          <Notice kind="info">Not exported: the save dialog was closed.</Notice>
+        ))}
+      {exportCsv.error && <ErrorNotice error={exportCsv.error} title="Not exported:" />}
+      {/* A new filter starts at the top of a new list. */}
+      {total !== 0 && <JournalList key={JSON.stringify(filter)} filter={filter} />}
+    </section>
+  );
 }

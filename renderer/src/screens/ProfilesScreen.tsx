@@ -1,4 +1,207 @@
-// Placeholder while the Profiles screen is built in this session; replaced before it lands.
-export function ProfilesScreen(_props: { orderRef?: string; preset?: string }) {
-  return <h1>Profiles</h1>;
+// Profiles: the gateway connections Paydesk works with. Each shows where it connects and as
+// whom, its key's fingerprint, and that its control key is in the keychain (never the key).
+// Create, edit, remove (with confirmation; the refusals of the rules shown as they come) and
+// test the connection with a harmless status request.
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+
+import { paydesk, unwrap } from '../api';
+import { EnvironmentBadge } from '../components/EnvironmentBadge';
+import { ErrorNotice, Notice } from '../components/Notice';
+import { useActiveProfile, type ProfileView } from '../profile-context';
+import { keys } from '../queries';
+import { ConfirmDialog } from './admin/ConfirmDialog';
+import { shortFingerprint } from './admin/Fingerprint';
+import { ProfileForm } from './admin/ProfileForm';
+import './admin/admin.css';
+
+type Editing = { mode: 'create' } | { mode: 'edit'; id: string } | undefined;
+
+export function ProfilesScreen() {
+  const { profiles, loading } = useActiveProfile();
+  const [editing, setEditing] = useState<Editing>();
+  const [done, setDone] = useState<string>();
+
+  const finish = (message: string) => {
+    setEditing(undefined);
+    setDone(message);
+  };
+
+  return (
+    <section className="admin-screen" aria-labelledby="profiles-title">
+      <div className="screen-heading">
+        <h1 id="profiles-title">Profiles</h1>
+        {editing?.mode !== 'create' && (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              setDone(undefined);
+              setEditing({ mode: 'create' });
+            }}
+          >
+            New profile
+          </button>
+        )}
+      </div>
+      <p className="screen-intro">
+        A profile is one gateway connection: its address, endpoint and login. Its control key and
+        RSA private key live in the OS keychain, never on screen or on disk.
+      </p>
+      {done && <Notice kind="success">{done}</Notice>}
+      {editing?.mode === 'create' && (
+        <ProfileForm
+          onDone={(saved) => finish(`Profile “${saved.name}” created.`)}
+          onCancel={() => setEditing(undefined)}
+        />
+      )}
+      {loading && <p role="status">Reading profiles…</p>}
+      <div className="profile-list">
+        {profiles.map((profile) =>
+          editing?.mode === 'edit' && editing.id === profile.id ? (
+            <ProfileForm
+              key={profile.id}
+              profile={profile}
+              onDone={(saved) => finish(`Profile “${saved.name}” saved.`)}
+              onCancel={() => setEditing(undefined)}
+            />
+          ) : (
+            <ProfileCard
+              key={profile.id}
+              profile={profile}
+              onEdit={() => {
+                setDone(undefined);
+                setEditing({ mode: 'edit', id: profile.id });
+              }}
+              onRemoved={() => setDone(`Profile “${profile.name}” removed.`)}
+            />
+          ),
+        )}
+      </div>
+    </section>
+  );
+}
+
+function ProfileCard({
+  profile,
+  onEdit,
+  onRemoved,
+}: {
+  profile: ProfileView;
+  onEdit: () => void;
+  onRemoved: () => void;
+}) {
+  const client = useQueryClient();
+  const titleId = useId();
+  const [confirming, setConfirming] = useState(false);
+
+  const test = useMutation({
+    mutationFn: () => unwrap(paydesk().profiles.testConnection({ id: profile.id })),
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(paydesk().profiles.remove({ id: profile.id })),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: keys.profiles });
+      onRemoved();
+    },
+  });
+
+  return (
+    <article
+      className={`card profile-card profile-${profile.environment}`}
+      aria-labelledby={titleId}
+    >
+      <header className="profile-card-header">
+        <h2 id={titleId}>{profile.name}</h2>
+        <EnvironmentBadge environment={profile.environment} />
+        {profile.embedded && <span className="built-in">Built-in sandbox on this computer</span>}
+      </header>
+      <dl className="profile-facts">
+        <dt>Base URL</dt>
+        <dd className="mono">{profile.baseUrl}</dd>
+        <dt>{profile.endpointKind === 'group' ? 'Endpoint group id' : 'Endpoint id'}</dt>
+        <dd className="mono">{profile.endpointId}</dd>
+        <dt>Merchant login</dt>
+        <dd className="mono">{profile.login}</dd>
+        <dt>Control key</dt>
+        <dd>
+          {profile.hasControlKey ? (
+            'stored in the keychain'
+          ) : (
+            <span className="missing">missing: choose Edit and enter it</span>
+          )}
+        </dd>
+        <dt>RSA key</dt>
+        <dd>
+          {profile.keyFingerprint ? (
+            <span className="mono" title={profile.keyFingerprint}>
+              {shortFingerprint(profile.keyFingerprint)}
+            </span>
+          ) : (
+            'none yet (only needed for RSA-signed operations)'
+          )}
+        </dd>
+      </dl>
+      <div className="button-row">
+        <button type="button" onClick={onEdit}>
+          Edit
+        </button>
+        <button
+          type="button"
+          onClick={() => test.mutate()}
+          disabled={test.isPending}
+          aria-describedby={test.data || test.error ? `${titleId}-test` : undefined}
+        >
+          {test.isPending ? 'Testing…' : 'Test connection'}
+        </button>
+        {profile.embedded ? (
+          <span className="field-hint">The built-in Sandbox cannot be removed.</span>
+        ) : (
+          <button
+            type="button"
+            className="danger-outline"
+            onClick={() => {
+              remove.reset();
+              setConfirming(true);
+            }}
+            disabled={remove.isPending}
+          >
+            Remove
+          </button>
+        )}
+      </div>
+      <div id={`${titleId}-test`} className="card-results">
+        {test.isPending && <p role="status">Asking the gateway…</p>}
+        {test.data && (
+          <div
+            className={`notice ${test.data.ok ? 'notice-success' : 'notice-error'}`}
+            role={test.data.ok ? 'status' : 'alert'}
+          >
+            {test.data.ok ? '' : 'Connection failed: '}
+            {test.data.message}
+          </div>
+        )}
+        {test.error && <ErrorNotice error={test.error} title="Connection failed:" />}
+        {remove.error && <ErrorNotice error={remove.error} title="Not removed:" />}
+      </div>
+      {confirming && (
+        <ConfirmDialog
+          title={`Remove the profile “${profile.name}”?`}
+          confirmLabel="Remove profile"
+          danger
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            remove.mutate();
+          }}
+        >
+          <p>
+            Its control key and RSA private key are deleted from the keychain. This cannot be
+            undone: to use this connection again you need the control key from the gateway.
+          </p>
+        </ConfirmDialog>
+      )}
+    </article>
+  );
 }

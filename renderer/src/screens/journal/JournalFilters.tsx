@@ -1,0 +1,257 @@
+// The journal's search form: what a clerk asks ("everything for this order", "what is still
+// pending", "refunds last week"). The filter applies on Search; the list keeps the last one.
+
+import { useId, useState, type FormEvent } from 'react';
+
+import { journalFilterSchema, type JournalFilterInput } from '../../../../preload/contract';
+import type { ProfileView } from '../../profile-context';
+
+export interface FilterDraft {
+  orderRef: string;
+  email: string;
+  operation: string;
+  /** '' (any), 'pending', or a journal state. */
+  state: string;
+  status: string;
+  profileId: string;
+  /** yyyy-mm-dd from the date inputs, local days. */
+  fromDay: string;
+  toDay: string;
+}
+
+export const EMPTY_DRAFT: FilterDraft = {
+  orderRef: '',
+  email: '',
+  operation: '',
+  state: '',
+  status: '',
+  profileId: '',
+  fromDay: '',
+  toDay: '',
+};
+
+const OPERATIONS = [
+  ['CAPTURE', 'Capture'],
+  ['VOID', 'Void'],
+  ['RETURN', 'Refund (RETURN)'],
+] as const;
+const STATES = [
+  ['pending', 'Pending: final status still owed'],
+  ['sending', 'Sending'],
+  ['acknowledged', 'Acknowledged, processing'],
+  ['unknown', 'Unknown: answer lost, being checked'],
+  ['final', 'Final'],
+  ['refused', 'Refused by the gateway'],
+] as const;
+const STATUSES = ['approved', 'declined', 'filtered', 'error'] as const;
+
+const localMidnight = (day: string) => new Date(`${day}T00:00:00`);
+
+/** The draft as the bridge's filter; an error message per field when it cannot be one. */
+export function filterOf(
+  draft: FilterDraft,
+): { filter: JournalFilterInput; errors?: undefined } | { errors: Record<string, string> } {
+  const filter: JournalFilterInput = {};
+  if (draft.orderRef.trim()) filter.orderRef = draft.orderRef.trim();
+  if (draft.email.trim()) filter.email = draft.email.trim();
+  if (draft.operation) filter.operation = draft.operation;
+  if (draft.state === 'pending') filter.pending = true;
+  else if (draft.state) filter.state = draft.state as JournalFilterInput['state'];
+  if (draft.status) filter.status = draft.status;
+  if (draft.profileId) filter.profileId = draft.profileId;
+  if (draft.fromDay) filter.from = localMidnight(draft.fromDay).toISOString();
+  if (draft.toDay) {
+    const next = localMidnight(draft.toDay);
+    next.setDate(next.getDate() + 1); // "to" is inclusive for people, exclusive for the store
+    filter.to = next.toISOString();
+  }
+  if (draft.fromDay && draft.toDay && draft.fromDay > draft.toDay) {
+    return { errors: { toDay: 'The end date is before the start date.' } };
+  }
+  const parsed = journalFilterSchema.safeParse(filter);
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+    return { errors };
+  }
+  return { filter };
+}
+
+export function draftOfPreset(preset: string | undefined): FilterDraft {
+  if (preset === 'pending') return { ...EMPTY_DRAFT, state: 'pending' };
+  return EMPTY_DRAFT;
+}
+
+export function JournalFilters({
+  initial,
+  profiles,
+  onApply,
+}: {
+  initial: FilterDraft;
+  profiles: readonly ProfileView[];
+  onApply: (filter: JournalFilterInput) => void;
+}) {
+  const uid = useId();
+  const [draft, setDraft] = useState(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const id = (name: string) => `${uid}-${name}`;
+  const set = (key: keyof FilterDraft, value: string) => setDraft((d) => ({ ...d, [key]: value }));
+
+  function apply(next: FilterDraft) {
+    const result = filterOf(next);
+    if (result.errors) {
+      setErrors(result.errors);
+      return;
+    }
+    setErrors({});
+    onApply(result.filter);
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    apply(draft);
+  };
+
+  const errorFor = (name: string) => errors[name];
+  const aria = (name: string) => ({
+    id: id(name),
+    'aria-invalid': errorFor(name) ? (true as const) : undefined,
+    'aria-describedby': errorFor(name) ? `${id(name)}-error` : undefined,
+  });
+  const error = (name: string) =>
+    errorFor(name) ? (
+      <span className="field-error" id={`${id(name)}-error`}>
+        {errorFor(name)}
+      </span>
+    ) : null;
+
+  return (
+    <form
+      className="card journal-filters"
+      role="search"
+      aria-label="Search the journal"
+      onSubmit={submit}
+    >
+      <div className="filter-grid">
+        <div className="field">
+          <label htmlFor={id('orderRef')}>Order id or client_orderid</label>
+          <input
+            {...aria('orderRef')}
+            value={draft.orderRef}
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => set('orderRef', e.target.value)}
+          />
+          {error('orderRef')}
+        </div>
+        <div className="field">
+          <label htmlFor={id('email')}>Customer email</label>
+          <input
+            {...aria('email')}
+            type="email"
+            value={draft.email}
+            autoComplete="off"
+            onChange={(e) => set('email', e.target.value)}
+          />
+          {error('email')}
+        </div>
+        <div className="field">
+          <label htmlFor={id('operation')}>Operation</label>
+          <select
+            {...aria('operation')}
+            value={draft.operation}
+            onChange={(e) => set('operation', e.target.value)}
+          >
+            <option value="">Any operation</option>
+            {OPERATIONS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={id('state')}>State</label>
+          <select
+            {...aria('state')}
+            value={draft.state}
+            onChange={(e) => set('state', e.target.value)}
+          >
+            <option value="">Any state</option>
+            {STATES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={id('status')}>Gateway status</label>
+          <select
+            {...aria('status')}
+            value={draft.status}
+            onChange={(e) => set('status', e.target.value)}
+          >
+            <option value="">Any status</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={id('profileId')}>Profile</label>
+          <select
+            {...aria('profileId')}
+            value={draft.profileId}
+            onChange={(e) => set('profileId', e.target.value)}
+          >
+            <option value="">All profiles</option>
+            {profiles.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={id('fromDay')}>From (date)</label>
+          <input
+            {...aria('fromDay')}
+            type="date"
+            value={draft.fromDay}
+            onChange={(e) => set('fromDay', e.target.value)}
+          />
+          {error('fromDay')}
+          {error('from')}
+        </div>
+        <div className="field">
+          <label htmlFor={id('toDay')}>To (date, inclusive)</label>
+          <input
+            {...aria('toDay')}
+            type="date"
+            value={draft.toDay}
+            onChange={(e) => set('toDay', e.target.value)}
+          />
+          {error('toDay')}
+          {error('to')}
+        </div>
+      </div>
+      <div className="button-row">
+        <button type="submit" className="primary">
+          Search
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            setDraft(EMPTY_DRAFT);
+            apply(EMPTY_DRAFT);
+          }}
+        >
+          Clear filters
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,186 @@
+// The journal as a virtualized table: only the rows in view (and a few around them) are in the
+// DOM, so 100,000 entries scroll like 100. The scroll area is one focusable region: arrow
+// keys, Page Up/Down, Home and End scroll it; links inside are reachable with Tab.
+
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+
+import type { JournalFilterInput, JournalRow } from '../../../../preload/contract';
+import { ErrorNotice } from '../../components/Notice';
+import { hrefOf } from '../../route';
+import { formatTime } from './format';
+import { PAGE, useJournalWindow } from './useJournalWindow';
+
+const ROW_HEIGHT = 40;
+const HEADER_HEIGHT = 38;
+
+const OPERATION_LABEL: Record<string, string> = {
+  CAPTURE: 'Capture',
+  VOID: 'Void',
+  RETURN: 'Refund',
+};
+
+const COLUMNS = [
+  'Time',
+  'Operator',
+  'Operation',
+  'client_orderid',
+  'orderid',
+  'Amount',
+  'Reason',
+  'Status',
+  'Error',
+] as const;
+
+function StatusPill({ row }: { row: JournalRow }) {
+  if (row.state === 'final') {
+    const status = row.status ?? 'final';
+    return <span className={`status-pill status-${status}`}>{status}</span>;
+  }
+  if (row.state === 'refused') {
+    return (
+      <span
+        className="status-pill status-refused"
+        title="The gateway refused the request; nothing was processed."
+      >
+        refused
+      </span>
+    );
+  }
+  const label = { sending: 'sending', acknowledged: 'processing', unknown: 'checking' }[row.state];
+  return (
+    <span
+      className={`status-pill status-${row.state}`}
+      title="Pending: the gateway's final status is still owed."
+    >
+      <span className="visually-hidden">pending: </span>
+      {label}
+    </span>
+  );
+}
+
+function Cells({ row }: { row: JournalRow }) {
+  const target = row.targetOrderId ?? row.orderId;
+  const own =
+    row.orderId && row.orderId !== target
+      ? `This ${row.operation}'s own orderid: ${row.orderId}`
+      : undefined;
+  const amount = row.amount ? `${row.amount} ${row.currency ?? ''}`.trim() : '';
+  const reason = [row.reason, row.note].filter(Boolean).join(': ');
+  return (
+    <>
+      <span role="cell" className="mono-num">
+        {formatTime(row.createdAt)}
+      </span>
+      <span role="cell" title={row.operator}>
+        {row.operator}
+      </span>
+      <span role="cell">{OPERATION_LABEL[row.operation] ?? row.operation}</span>
+      <span role="cell" className="mono" title={row.clientOrderId}>
+        {row.clientOrderId}
+      </span>
+      <span role="cell" className="mono" title={own}>
+        {target ? (
+          <a
+            href={hrefOf({ screen: 'lookup', param: target })}
+            aria-label={`Look up order ${target}`}
+          >
+            {target}
+          </a>
+        ) : (
+          '—'
+        )}
+      </span>
+      <span role="cell" className="num money">
+        {amount || (row.operation === 'VOID' ? 'whole order' : '—')}
+      </span>
+      <span role="cell" title={reason}>
+        {reason}
+      </span>
+      <span role="cell">
+        <StatusPill row={row} />
+      </span>
+      <span role="cell" className="error-text" title={row.errorMessage ?? undefined}>
+        {row.errorMessage}
+      </span>
+    </>
+  );
+}
+
+export function JournalList({ filter }: { filter: JournalFilterInput }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [pages, setPages] = useState({ start: 0, end: 0 });
+  const journal = useJournalWindow(filter, pages);
+  const total = journal.total ?? 0;
+
+  // Paydesk does not use the React Compiler; the virtualizer re-renders this component itself.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    paddingStart: HEADER_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? 0;
+  const lastIndex = items[items.length - 1]?.index ?? 0;
+
+  // Ask for the pages the rows in view come from (in whole pages, so scrolling within a page
+  // re-renders nothing here).
+  useEffect(() => {
+    const start = Math.floor(firstIndex / PAGE) * PAGE;
+    const end = Math.floor(lastIndex / PAGE) * PAGE;
+    setPages((p) => (p.start === start && p.end === end ? p : { start, end }));
+  }, [firstIndex, lastIndex]);
+
+  if (journal.error)
+    return <ErrorNotice error={journal.error} title="The journal could not be read:" />;
+
+  return (
+    <div
+      ref={scrollRef}
+      className="journal-scroll"
+      role="region"
+      aria-label="Journal entries"
+      tabIndex={0}
+    >
+      <div
+        className="journal-table"
+        role="table"
+        aria-label="Journal"
+        aria-rowcount={total + 1}
+        aria-busy={journal.loading}
+        style={{ height: virtualizer.getTotalSize() }}
+      >
+        <div className="journal-row journal-head" role="row" aria-rowindex={1}>
+          {COLUMNS.map((c) => (
+            <span key={c} role="columnheader" className={c === 'Amount' ? 'num' : undefined}>
+              {c}
+            </span>
+          ))}
+        </div>
+        {items.map((item) => {
+          const row = journal.rowAt(item.index);
+          return (
+            <div
+              key={item.key}
+              className={`journal-row${item.index % 2 ? ' odd' : ''}`}
+              role="row"
+              aria-rowindex={item.index + 2}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              {row ? (
+                <Cells row={row} />
+              ) : (
+                <span role="cell" className="loading-cell">
+                  Loading…
+                </span>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+// npm run screenshots: every screen as a PNG in docs/screenshots/, taken from the browser test
+// harness (the built renderer, the real bridge and services, the embedded sandbox's demo
+// orders). The README shows them; look at them after any change to a screen.
+
+import { mkdirSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+
+import { closeSharedBrowser, startHarness } from '../test/harness/harness';
+import { shootAdmin } from '../test/e2e/shots/admin';
+import { shootOrders } from '../test/e2e/shots/orders';
+
+const dir = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
+mkdirSync(dir, { recursive: true });
+
+const written: string[] = [];
+for (const shoot of [shootOrders, shootAdmin]) {
+  // A fresh first start for each set, so one set's actions never show up in the other's.
+  const h = await startHarness();
+  try {
+    written.push(...(await shoot(h, dir)));
+  } finally {
+    await h.close();
+  }
+}
+await closeSharedBrowser();
+for (const file of written) console.log(relative(process.cwd(), file));
