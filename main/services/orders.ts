@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 
 import { formatMinor, parseAmount } from '../gateway/amount';
 import type { GatewayClient } from '../gateway/client';
+import type { PreparedRequest } from '../gateway/request';
 import { AuthError, GatewayError, TransportError, ValidationError } from '../gateway/errors';
 import { waitForFinal, type WaitOptions } from '../gateway/poll';
 import { isFinalStatus, type StatusResponse } from '../gateway/response';
@@ -244,7 +245,7 @@ export class OrderService {
 
     // The rules and the journal entry in one SQLite transaction: a second refund of the same
     // order, from this window or another process, sees the first one as pending and stops.
-    const { entry, fields } = this.db.transaction(() => {
+    const { entry, prepared } = this.db.transaction(() => {
       const orderId = status.orderId ?? request.orderid;
       const figures = orderFigures(status, this.journal.forTarget(orderId));
       const allowance = allowedActions(status, figures)[kind];
@@ -280,6 +281,8 @@ export class OrderService {
       }
       const comment = [reason, request.note?.trim()].filter(Boolean).join(': ');
       if (comment) fields.comment = comment;
+      // Built and signed before the journal entry: a request that cannot be built leaves no entry.
+      const prepared = client.prepare(operation, fields);
       const entry = this.journal.begin({
         clientOrderId,
         profileId: request.profileId,
@@ -292,10 +295,10 @@ export class OrderService {
         ...(request.note?.trim() ? { note: request.note.trim() } : {}),
         fields,
       });
-      return { entry, fields };
+      return { entry, prepared };
     })();
     this.changed(entry);
-    return { entry: await this.send(client, entry, operation, fields), replayed: false };
+    return { entry: await this.send(client, entry, prepared), replayed: false };
   }
 
   private requestedAmount(
@@ -309,11 +312,10 @@ export class OrderService {
   private async send(
     client: GatewayClient,
     entry: JournalEntry,
-    operation: 'CAPTURE' | 'VOID' | 'RETURN',
-    fields: Record<string, string>,
+    prepared: PreparedRequest,
   ): Promise<JournalEntry> {
     try {
-      const ack = await client.call(operation, fields);
+      const ack = await client.sendPrepared(prepared, 'async-response');
       const acknowledged = this.journal.acknowledge(entry.clientOrderId, ack.orderId);
       this.changed(acknowledged);
       this.follow(client, acknowledged);
@@ -354,17 +356,23 @@ export class OrderService {
         `This action id was used for a ${existing.operation} of order ${existing.targetOrderId}; open a new action.`,
       );
     }
+    const requested = this.requestedAmount(request);
+    if (requested && existing.amountMinor !== null && requested.minor !== existing.amountMinor) {
+      throw new ServiceError(
+        'ACTION_MISMATCH',
+        `This action was sent for ${formatMinor(existing.amountMinor)} ${existing.currency ?? ''}; a retry sends exactly that. Open a new action for another amount.`,
+        'amount',
+      );
+    }
     if (existing.state !== 'sending' && existing.state !== 'unknown')
       return { entry: existing, replayed: true };
     // The answer was lost: ask the gateway whether it has the request before sending anything.
     const { client } = await this.connections.clientFor(existing.profileId);
     const found = await this.statusByClientOrderId(client, existing);
     if (found) return { entry: this.adopt(client, existing, found), replayed: true };
-    const fields: Record<string, string> = { ...existing.summary };
-    return {
-      entry: await this.send(client, existing, OPERATION_OF[kind], fields),
-      replayed: false,
-    };
+    // The journal's summary of a capture, void or return is the whole request (no card data).
+    const prepared = client.prepare(OPERATION_OF[kind], { ...existing.summary });
+    return { entry: await this.send(client, existing, prepared), replayed: false };
   }
 
   /** The gateway's status of our own request, or undefined when the gateway has no record of it. */

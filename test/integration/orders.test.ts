@@ -250,6 +250,35 @@ describe('refund', () => {
   });
 });
 
+describe('an action id stands for one request', () => {
+  it('a retry with another amount is refused: the retry sends exactly what was confirmed', async () => {
+    const orderId = await approvedOrder('SALE', '10.00');
+    const { clientOrderId } = service.openAction();
+    sandbox.misbehave({ dropAnswerShare: 1, operations: ['RETURN'] });
+    await expect(
+      service.refund({
+        profileId,
+        orderid: orderId,
+        clientOrderId,
+        amount: '3.00',
+        reason: 'Damaged',
+      }),
+    ).rejects.toThrow(TransportError);
+    sandbox.misbehave({});
+    await expect(
+      service.refund({
+        profileId,
+        orderid: orderId,
+        clientOrderId,
+        amount: '4.00',
+        reason: 'Damaged',
+      }),
+    ).rejects.toThrow(/sent for 3.00 EUR; a retry sends exactly that/);
+    await service.settled(clientOrderId);
+    expect(sandboxCount('reversal')).toBe(1);
+  });
+});
+
 describe('capture, cancel and void', () => {
   it('partial capture of a preauth, then the rest is what is left', async () => {
     const orderId = await approvedOrder('PREAUTH', '30.00');
