@@ -125,6 +125,26 @@ export function JournalFilters({
       </span>
     ) : null;
 
+  /** A filter chosen from a list; the empty value means "any". */
+  const choice = (
+    name: 'operation' | 'state' | 'status' | 'profileId',
+    label: string,
+    anyLabel: string,
+    options: readonly (readonly [string, string])[],
+  ) => (
+    <div className="field">
+      <label htmlFor={id(name)}>{label}</label>
+      <select {...aria(name)} value={draft[name]} onChange={(e) => set(name, e.target.value)}>
+        <option value="">{anyLabel}</option>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+
   return (
     <form
       className="card journal-filters"
@@ -155,66 +175,20 @@ export function JournalFilters({
           />
           {error('email')}
         </div>
-        <div className="field">
-          <label htmlFor={id('operation')}>Operation</label>
-          <select
-            {...aria('operation')}
-            value={draft.operation}
-            onChange={(e) => set('operation', e.target.value)}
-          >
-            <option value="">Any operation</option>
-            {OPERATIONS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={id('state')}>State</label>
-          <select
-            {...aria('state')}
-            value={draft.state}
-            onChange={(e) => set('state', e.target.value)}
-          >
-            <option value="">Any state</option>
-            {STATES.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={id('status')}>Gateway status</label>
-          <select
-            {...aria('status')}
-            value={draft.status}
-            onChange={(e) => set('status', e.target.value)}
-          >
-            <option value="">Any status</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={id('profileId')}>Profile</label>
-          <select
-            {...aria('profileId')}
-            value={draft.profileId}
-            onChange={(e) => set('profileId', e.target.value)}
-          >
-            <option value="">All profiles</option>
-            {profiles.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        {choice('operation', 'Operation', 'Any operation', OPERATIONS)}
+        {choice('state', 'State', 'Any state', STATES)}
+        {choice(
+          'status',
+          'Gateway status',
+          'Any status',
+          STATUSES.map((v) => [v, v] as const),
+        )}
+        {choice(
+          'profileId',
+          'Profile',
+          'All profiles',
+          profiles.map((p) => [p.id, p.name] as const),
+        )}
         <div className="field">
           <label htmlFor={id('fromDay')}>From (date)</label>
           <input
