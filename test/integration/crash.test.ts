@@ -2,7 +2,6 @@
 // reconciles the entry by status, and the gateway sees the refund exactly once.
 
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,15 +9,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 
-import { GatewayClient } from '../../main/gateway/client';
-import { startSandbox, type Sandbox } from '../../main/sandbox';
+import type { Sandbox } from '../../main/sandbox';
+import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
 import { MemorySecretStore } from '../../main/secrets';
 import { Connections } from '../../main/services/connection';
 import { OrderService } from '../../main/services/orders';
 import { openDatabase } from '../../main/store/database';
 import { Journal } from '../../main/store/journal';
 import { Profiles } from '../../main/store/profiles';
-import { TEST_CARD } from '../support/samples';
 
 const CONTROL_KEY = 'C0FFEE00-1111-2222-3333-444455556666';
 let dir: string;
@@ -26,20 +24,7 @@ let sandbox: Sandbox;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paydesk-crash-'));
-  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  sandbox = await startSandbox({
-    merchants: [
-      {
-        login: 'shop',
-        controlKey: CONTROL_KEY,
-        endpointId: '1111',
-        publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      },
-    ],
-    delayMs: 50,
-    tickMs: 20,
-    log: () => undefined,
-  });
+  sandbox = await startShopSandbox(CONTROL_KEY);
 });
 
 afterEach(async () => {
@@ -69,25 +54,7 @@ it('reconciles a refund whose process died before the answer, without sending it
   }).id;
   db.close();
 
-  const direct = new GatewayClient({
-    baseUrl: sandbox.baseUrl,
-    endpointId: '1111',
-    login: 'shop',
-    controlKey: CONTROL_KEY,
-  });
-  const sale = await direct.call('SALE', {
-    client_orderid: 'crash-sale',
-    amount: '10.00',
-    currency: 'EUR',
-    email: 'a@example.com',
-    ...TEST_CARD,
-  });
-  for (
-    let i = 0;
-    i < 100 && (await direct.status({ orderid: sale.orderId! })).status !== 'approved';
-    i++
-  )
-    await new Promise((r) => setTimeout(r, 20));
+  const saleId = await approvedOrder(shopClient(sandbox, CONTROL_KEY), 'SALE', '10.00');
 
   // The gateway holds every refund for a while before it answers: time for the kill.
   sandbox.misbehave({ latencyMs: 4_000, operations: ['RETURN'] });
@@ -100,7 +67,7 @@ it('reconciles a refund whose process died before the answer, without sending it
       join(import.meta.dirname, 'fixtures', 'refund-then-die.ts'),
       file,
       profileId,
-      sale.orderId!,
+      saleId,
       clientOrderId,
     ],
     {

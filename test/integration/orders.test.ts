@@ -1,23 +1,22 @@
 // The order use cases against the real sandbox over HTTP, a real SQLite file, and the
 // in-memory SecretStore: what finance would see when capturing, voiding and refunding.
 
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { GatewayClient } from '../../main/gateway/client';
+import type { GatewayClient } from '../../main/gateway/client';
 import { TransportError } from '../../main/gateway/errors';
-import { startSandbox, type Sandbox } from '../../main/sandbox';
+import type { Sandbox } from '../../main/sandbox';
+import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
 import { MemorySecretStore } from '../../main/secrets';
 import { Connections } from '../../main/services/connection';
 import { OrderService } from '../../main/services/orders';
 import { openDatabase, type Db } from '../../main/store/database';
 import { Journal } from '../../main/store/journal';
 import { Profiles } from '../../main/store/profiles';
-import { TEST_CARD } from '../support/samples';
 
 const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
 const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
@@ -44,20 +43,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'paydesk-orders-'));
   db = openDatabase(join(dir, 'paydesk.sqlite'));
   journal = new Journal(db);
-  const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  sandbox = await startSandbox({
-    merchants: [
-      {
-        login: 'shop',
-        controlKey: CONTROL_KEY,
-        endpointId: '1111',
-        publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      },
-    ],
-    delayMs: 50,
-    tickMs: 20,
-    log: () => undefined,
-  });
+  sandbox = await startShopSandbox(CONTROL_KEY);
   profileId = new Profiles(db).create({
     name: 'Sandbox',
     environment: 'sandbox',
@@ -65,12 +51,7 @@ beforeEach(async () => {
     endpointId: '1111',
     login: 'shop',
   }).id;
-  direct = new GatewayClient({
-    baseUrl: sandbox.baseUrl,
-    endpointId: '1111',
-    login: 'shop',
-    controlKey: CONTROL_KEY,
-  });
+  direct = shopClient(sandbox, CONTROL_KEY);
   service = await newService();
 });
 
@@ -81,31 +62,20 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A customer's payment, made directly at the gateway and left to become final. */
-async function approvedOrder(operation: 'SALE' | 'PREAUTH', amount: string): Promise<string> {
-  const ack = await direct.call(operation, {
-    client_orderid: `shop-${operation}-${Math.random().toString(36).slice(2)}`,
-    amount,
-    currency: 'EUR',
-    email: 'john@example.com',
-    ipaddress: '203.0.113.7',
-    order_desc: 'Order',
-    ...TEST_CARD,
-  });
-  const orderId = ack.orderId!;
-  for (let i = 0; i < 200; i++) {
-    const status = await direct.status({ orderid: orderId });
-    if (status.status === 'approved') return orderId;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the order did not become approved');
+/** A refund whose answer the gateway drops after recording it. */
+async function refundWithLostAnswer(orderId: string, clientOrderId: string, amount: string) {
+  sandbox.misbehave({ dropAnswerShare: 1, operations: ['RETURN'] });
+  await expect(
+    service.refund({ profileId, orderid: orderId, clientOrderId, amount, reason: 'Damaged' }),
+  ).rejects.toThrow(TransportError);
+  sandbox.misbehave({});
 }
 
 const sandboxCount = (kind: string) => sandbox.orders('1111').filter((o) => o.kind === kind).length;
 
 describe('lookup', () => {
   it('shows an approved sale with the refund and void it allows, and no capture', async () => {
-    const orderId = await approvedOrder('SALE', '10.42');
+    const orderId = await approvedOrder(direct, 'SALE', '10.42');
     const view = await service.lookup(profileId, { orderid: orderId });
     expect(view).toMatchObject({
       status: 'approved',
@@ -133,7 +103,7 @@ describe('lookup', () => {
 
 describe('refund', () => {
   it('partial refund: pending, then final, recorded in the journal, and what is left shrinks', async () => {
-    const orderId = await approvedOrder('SALE', '10.42');
+    const orderId = await approvedOrder(direct, 'SALE', '10.42');
     const { clientOrderId } = service.openAction();
     const { entry } = await service.refund({
       profileId,
@@ -164,7 +134,7 @@ describe('refund', () => {
   });
 
   it('refuses more than what is left before anything is sent or journaled', async () => {
-    const orderId = await approvedOrder('SALE', '5.00');
+    const orderId = await approvedOrder(direct, 'SALE', '5.00');
     await expect(
       service.refund({
         profileId,
@@ -180,7 +150,7 @@ describe('refund', () => {
   });
 
   it('requires a reason, and a note when the reason is Other', async () => {
-    const orderId = await approvedOrder('SALE', '5.00');
+    const orderId = await approvedOrder(direct, 'SALE', '5.00');
     const clientOrderId = service.openAction().clientOrderId;
     await expect(
       service.refund({ profileId, orderid: orderId, clientOrderId, amount: '1.00' }),
@@ -197,7 +167,7 @@ describe('refund', () => {
   });
 
   it('two refunds of the same order at once: the second is refused, never sent', async () => {
-    const orderId = await approvedOrder('SALE', '10.00');
+    const orderId = await approvedOrder(direct, 'SALE', '10.00');
     const first = service.refund({
       profileId,
       orderid: orderId,
@@ -220,20 +190,10 @@ describe('refund', () => {
   });
 
   it('a retry after a lost answer asks status first and does not refund twice', async () => {
-    const orderId = await approvedOrder('SALE', '10.00');
+    const orderId = await approvedOrder(direct, 'SALE', '10.00');
     const { clientOrderId } = service.openAction();
-    sandbox.misbehave({ dropAnswerShare: 1, operations: ['RETURN'] });
-    await expect(
-      service.refund({
-        profileId,
-        orderid: orderId,
-        clientOrderId,
-        amount: '3.00',
-        reason: 'Damaged',
-      }),
-    ).rejects.toThrow(TransportError);
+    await refundWithLostAnswer(orderId, clientOrderId, '3.00');
     expect(journal.get(clientOrderId)?.state).toMatch(/unknown|acknowledged|final/);
-    sandbox.misbehave({});
     const retry = await service.refund({
       profileId,
       orderid: orderId,
@@ -252,19 +212,9 @@ describe('refund', () => {
 
 describe('an action id stands for one request', () => {
   it('a retry with another amount is refused: the retry sends exactly what was confirmed', async () => {
-    const orderId = await approvedOrder('SALE', '10.00');
+    const orderId = await approvedOrder(direct, 'SALE', '10.00');
     const { clientOrderId } = service.openAction();
-    sandbox.misbehave({ dropAnswerShare: 1, operations: ['RETURN'] });
-    await expect(
-      service.refund({
-        profileId,
-        orderid: orderId,
-        clientOrderId,
-        amount: '3.00',
-        reason: 'Damaged',
-      }),
-    ).rejects.toThrow(TransportError);
-    sandbox.misbehave({});
+    await refundWithLostAnswer(orderId, clientOrderId, '3.00');
     await expect(
       service.refund({
         profileId,
@@ -281,7 +231,7 @@ describe('an action id stands for one request', () => {
 
 describe('capture, cancel and void', () => {
   it('partial capture of a preauth, then the rest is what is left', async () => {
-    const orderId = await approvedOrder('PREAUTH', '30.00');
+    const orderId = await approvedOrder(direct, 'PREAUTH', '30.00');
     const view = await service.lookup(profileId, { orderid: orderId });
     expect(view.actions).toMatchObject({
       capture: { allowed: true, max: '30.00' },
@@ -311,7 +261,7 @@ describe('capture, cancel and void', () => {
   });
 
   it('voids an approved sale once', async () => {
-    const orderId = await approvedOrder('SALE', '8.00');
+    const orderId = await approvedOrder(direct, 'SALE', '8.00');
     const { clientOrderId } = service.openAction();
     await service.void({ profileId, orderid: orderId, clientOrderId, reason: 'Duplicate order' });
     expect(await service.settled(clientOrderId)).toMatchObject({
@@ -329,13 +279,9 @@ describe('capture, cancel and void', () => {
 
 describe('start after a crash', () => {
   it('reconciles an entry left in flight by status, without a second request', async () => {
-    const orderId = await approvedOrder('SALE', '10.00');
+    const orderId = await approvedOrder(direct, 'SALE', '10.00');
     const { clientOrderId } = service.openAction();
-    sandbox.misbehave({ dropAnswerShare: 1, operations: ['RETURN'] });
-    await service
-      .refund({ profileId, orderid: orderId, clientOrderId, amount: '1.00', reason: 'Damaged' })
-      .catch(() => undefined);
-    sandbox.misbehave({});
+    await refundWithLostAnswer(orderId, clientOrderId, '1.00');
     await service.close();
     // A new start: a new service on the same database.
     service = await newService();
