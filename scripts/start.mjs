@@ -35,6 +35,7 @@ function explainMissingElectron() {
     ['test', 'lint, type checks, the build and every test'],
     ['sandbox', 'the local sandbox gateway on its own'],
     ['preview', 'the user interface in Chromium, without Electron'],
+    ['screenshots', 'every screen as a PNG in docs/screenshots/'],
   ].filter(([name]) => name in scripts);
   const lines = [
     'Paydesk was built (out/), but it cannot be started here:',
@@ -45,7 +46,7 @@ function explainMissingElectron() {
   ];
   if (alternatives.length > 0) {
     lines.push('', 'What works without it:');
-    for (const [name, what] of alternatives) lines.push(`  npm run ${name.padEnd(8)} ${what}`);
+    for (const [name, what] of alternatives) lines.push(`  npm run ${name.padEnd(11)} ${what}`);
   }
   console.error(lines.join('\n'));
 }
