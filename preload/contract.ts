@@ -91,6 +91,7 @@ export const orderViewSchema = z.object({
     expYear: z.string().optional(),
   }),
   threeDsPending: z.boolean(),
+  changedElsewhere: z.boolean(),
   pending: z.array(
     z.object({
       clientOrderId: z.string(),

@@ -20,6 +20,8 @@ export interface OrderFigures {
   pending: JournalEntry[];
   voided: boolean;
   cancelled: boolean;
+  /** The gateway reports partial captures or refunds the journal does not know (done elsewhere). */
+  changedElsewhere: boolean;
 }
 
 const LIVE_STATES = new Set(['sending', 'acknowledged', 'unknown']);
@@ -63,6 +65,9 @@ export function orderFigures(status: StatusResponse, journal: JournalEntry[]): O
     pending: journal.filter((e) => LIVE_STATES.has(e.state)),
     voided,
     cancelled: cancelled || stage.endsWith('_cancelled'),
+    changedElsewhere:
+      (isPreauth && stage.endsWith('_partially_captured') && capturedMinor === 0n) ||
+      (!isPreauth && stage.endsWith('_partially_reversed') && refundedMinor === 0n),
   };
 }
 

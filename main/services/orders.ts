@@ -68,6 +68,8 @@ export interface OrderView {
   };
   /** A 3DS challenge is waiting for the customer. */
   threeDsPending: boolean;
+  /** Part was captured or refunded outside Paydesk: the amounts above do not include it. */
+  changedElsewhere: boolean;
   pending: PendingView[];
   /** Orders our captures of this preauth created (refund those). */
   captures: { orderId: string | null; amount: string | null; status: string | null }[];
@@ -173,6 +175,7 @@ export class OrderService {
         expYear: status.card.expYear,
       },
       threeDsPending: status.status === 'processing' && Boolean(status.redirectTo || status.html),
+      changedElsewhere: figures.changedElsewhere,
       pending: figures.pending.map((e) => ({
         clientOrderId: e.clientOrderId,
         operation: e.operation,

@@ -217,6 +217,15 @@ describe('nothing secret reaches the disk', () => {
 });
 
 describe('orders changed outside Paydesk', () => {
+  it('a sale partly refunded at the gateway says so, since the journal cannot know the amount', async () => {
+    const app = await start();
+    const [profile] = await app.profiles.list();
+    const order = await app.orders.lookup(profile!.id, { client_orderid: 'demo-sale-1002' });
+    expect(order).toMatchObject({ orderStage: 'sale_partially_reversed', changedElsewhere: true });
+    const untouched = await app.orders.lookup(profile!.id, { client_orderid: 'demo-sale-1003' });
+    expect(untouched.changedElsewhere).toBe(false);
+  });
+
   it('a sale fully refunded at the gateway offers no refund, whatever the journal saw', async () => {
     const app = await start();
     const [profile] = await app.profiles.list();

@@ -45,6 +45,7 @@ const order: OrderViewData = {
   remainingRefundable: '49.90',
   card: {},
   threeDsPending: false,
+  changedElsewhere: false,
   pending: [],
   captures: [],
   actions: {

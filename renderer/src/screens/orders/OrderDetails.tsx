@@ -95,6 +95,12 @@ export function OrderDetails({
           </tbody>
         </table>
       </div>
+      {order.changedElsewhere && (
+        <Notice kind="info">
+          The gateway reports {isPreauth ? 'captures' : 'refunds'} of this order made outside
+          Paydesk; their amount is not in the figures above.
+        </Notice>
+      )}
       <p className="field-hint order-footnote">
         {isPreauth ? 'Captured counts the captures' : 'Refunded counts the refunds'} sent from
         Paydesk, pending ones included. The gateway also knows what was done elsewhere and refuses
