@@ -162,7 +162,7 @@ export function allowedActions(
       : (busy() ??
         (figures.voided
           ? { allowed: false, reason: 'The order is already voided.' }
-          : figures.refundedMinor > 0n
+          : figures.refundedMinor > 0n || figures.changedElsewhere
             ? { allowed: false, reason: 'The order has refunds; it can no longer be voided.' }
             : { allowed: true }));
 

@@ -221,7 +221,13 @@ describe('orders changed outside Paydesk', () => {
     const app = await start();
     const [profile] = await app.profiles.list();
     const order = await app.orders.lookup(profile!.id, { client_orderid: 'demo-sale-1002' });
-    expect(order).toMatchObject({ orderStage: 'sale_partially_reversed', changedElsewhere: true });
+    expect(order).toMatchObject({
+      orderStage: 'sale_partially_reversed',
+      changedElsewhere: true,
+      actions: {
+        void: { allowed: false, reason: 'The order has refunds; it can no longer be voided.' },
+      },
+    });
     const untouched = await app.orders.lookup(profile!.id, { client_orderid: 'demo-sale-1003' });
     expect(untouched.changedElsewhere).toBe(false);
   });
