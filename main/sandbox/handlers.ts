@@ -18,7 +18,8 @@ import {
   cardRefAnswer,
   cardRefOf,
   cardOfRef,
-  checkFollowUpId,
+  followUpTarget,
+  newTxColumns,
   coidOf,
   cresAuthenticated,
   destinationOf,
@@ -87,8 +88,7 @@ export const HANDLERS: Record<RequestOperation, Handler> = {
   CAPTURE: {
     mode: 'follow-up',
     handle(engine, req) {
-      const target = engine.find(req.endpointId, req.fields.orderid ?? '');
-      checkFollowUpId(engine, req, target);
+      const target = followUpTarget(engine, req);
       return asyncAnswer(req, engine.capture(target, requested(req.fields), coidOf(req)));
     },
   },
@@ -119,8 +119,7 @@ export const HANDLERS: Record<RequestOperation, Handler> = {
   RETURN: {
     mode: 'follow-up',
     handle(engine, req) {
-      const target = engine.find(req.endpointId, req.fields.orderid ?? '');
-      checkFollowUpId(engine, req, target);
+      const target = followUpTarget(engine, req);
       return asyncAnswer(req, engine.refund(target, requested(req.fields), coidOf(req)));
     },
   },
@@ -153,8 +152,7 @@ export const HANDLERS: Record<RequestOperation, Handler> = {
   VOID: {
     mode: 'follow-up',
     handle(engine, req) {
-      const target = engine.find(req.endpointId, req.fields.orderid ?? '');
-      checkFollowUpId(engine, req, target);
+      const target = followUpTarget(engine, req);
       if (req.fields.amount !== undefined)
         throw refuse('AMOUNT_REFUSED', 'A void is never partial; send it without amount.');
       return asyncAnswer(req, engine.voidTx(target, coidOf(req)));
@@ -348,14 +346,9 @@ export function runOperation(engine: Engine, req: OpRequest): Fields {
 /** A payout to the request's destination: one step (queued) or registered by payout-check. */
 function createPayout(engine: Engine, req: OpRequest, stage?: 'checked') {
   return engine.create({
-    endpoint_id: req.endpointId,
-    client_orderid: coidOf(req),
-    operation: req.def.name,
+    ...newTxColumns(req),
     kind: 'payout',
-    amount_minor: minorOf(req.fields.amount),
-    currency: req.fields.currency ?? '',
     destination: destinationOf(engine, req),
-    server_callback_url: req.fields.server_callback_url ?? null,
     ...(stage ? { stage } : {}),
   });
 }

@@ -38,7 +38,7 @@ export function need(req: OpRequest, names: readonly string[], why: string): voi
 }
 
 /** A follow-up's client_orderid must be fresh or already belong to the order it acts on. */
-export function checkFollowUpId(engine: Engine, req: OpRequest, target: TxRow): void {
+function checkFollowUpId(engine: Engine, req: OpRequest, target: TxRow): void {
   const root = engine.root(target).id;
   for (const other of engine.store.allByClientOrderId(req.endpointId, coidOf(req))) {
     if (engine.root(other).id !== root) {
@@ -48,6 +48,25 @@ export function checkFollowUpId(engine: Engine, req: OpRequest, target: TxRow): 
       );
     }
   }
+}
+
+/** The order a follow-up (capture, return, void, card ref) acts on, with its id rule checked. */
+export function followUpTarget(engine: Engine, req: OpRequest): TxRow {
+  const target = engine.find(req.endpointId, req.fields.orderid ?? '');
+  checkFollowUpId(engine, req, target);
+  return target;
+}
+
+/** The columns every new transaction takes from its request. */
+export function newTxColumns(req: OpRequest) {
+  return {
+    endpoint_id: req.endpointId,
+    client_orderid: coidOf(req),
+    operation: req.def.name,
+    amount_minor: minorOf(req.fields.amount),
+    currency: req.fields.currency ?? '',
+    server_callback_url: req.fields.server_callback_url ?? null,
+  };
 }
 
 /** A reference operation names a transaction by orderid and its own client_orderid. */
@@ -128,16 +147,11 @@ export function cardPayment(
   const card = storedCard(f);
   const outcome = outcomeForCvv2(f.cvv2);
   return engine.create({
-    endpoint_id: req.endpointId,
-    client_orderid: coidOf(req),
-    operation: req.def.name,
+    ...newTxColumns(req),
     kind,
-    amount_minor: minorOf(f.amount),
-    currency: f.currency ?? '',
     email: f.email ?? null,
     ...card,
     redirect_url: f.redirect_url ?? null,
-    server_callback_url: f.server_callback_url ?? null,
     plan: outcome.plan,
     decline_code: outcome.declineCode ?? null,
     decline_reason: outcome.declineReason ?? null,
@@ -159,15 +173,10 @@ export function storedCardPayment(
     ? { plan: 'decline' as const, declineCode: '54', declineReason: 'Declined: expired card' }
     : outcomeForCvv2(f.cvv2, false);
   return engine.create({
-    endpoint_id: req.endpointId,
-    client_orderid: coidOf(req),
-    operation: req.def.name,
+    ...newTxColumns(req),
     kind,
-    amount_minor: minorOf(f.amount),
-    currency: f.currency ?? '',
     ...cardOfRef(ref),
     card_ref_id: ref.id,
-    server_callback_url: f.server_callback_url ?? null,
     plan: outcome.plan,
     decline_code: outcome.declineCode ?? null,
     decline_reason: outcome.declineReason ?? null,
@@ -203,8 +212,7 @@ export function asyncAnswer(
 }
 
 export function cardRefAnswer(engine: Engine, req: OpRequest): Fields {
-  const target = engine.find(req.endpointId, req.fields.orderid ?? '');
-  checkFollowUpId(engine, req, target);
+  const target = followUpTarget(engine, req);
   if (target.status !== 'approved' || !target.card_bin) {
     throw refuse(
       'WRONG_STATE',
