@@ -1,11 +1,11 @@
 // RSA-SHA256 signing of an OAuth base string with a 4096-bit key: node:crypto (what
 // main/gateway uses) against node-forge's pure JavaScript. design.md says forge is ~40x slower;
-// `npx vitest bench --run test/bench/keys.bench.ts` measures it. Also: reading a stored key.
+// `npm run bench` measures it (tinybench; timings never go in tests). Also: reading a stored key.
 
 import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 
 import forge from 'node-forge';
-import { bench, describe } from 'vitest';
+import { Bench } from 'tinybench';
 
 import { importPrivateKey } from '../../main/keys';
 
@@ -20,24 +20,23 @@ const baseString =
 const nodeKey = createPrivateKey(pem);
 const forgeKey = forge.pki.privateKeyFromPem(pem);
 
-describe('RSA-SHA256 signature, 4096-bit key', () => {
-  bench('node:crypto sign', () => {
-    sign('sha256', Buffer.from(baseString, 'utf8'), nodeKey);
-  });
-
-  bench(
-    'node-forge sign (pure JavaScript)',
-    () => {
-      const md = forge.md.sha256.create();
-      md.update(baseString, 'utf8');
-      forgeKey.sign(md);
-    },
-    { iterations: 20, time: 2000 },
-  );
+const signing = new Bench({ name: 'RSA-SHA256 signature, 4096-bit key', time: 2000 });
+signing.add('node:crypto sign', () => {
+  sign('sha256', Buffer.from(baseString, 'utf8'), nodeKey);
+});
+signing.add('node-forge sign (pure JavaScript)', () => {
+  const md = forge.md.sha256.create();
+  md.update(baseString, 'utf8');
+  forgeKey.sign(md);
 });
 
-describe('reading a stored 4096-bit PKCS#8 key', () => {
-  bench('importPrivateKey (forge parse + consistency check + exports)', async () => {
-    await importPrivateKey(pem);
-  });
+const reading = new Bench({ name: 'reading a stored 4096-bit PKCS#8 key', time: 2000 });
+reading.add('importPrivateKey (forge parse + consistency check + exports)', async () => {
+  await importPrivateKey(pem);
 });
+
+for (const bench of [signing, reading]) {
+  await bench.run();
+  console.log(bench.name);
+  console.table(bench.table());
+}
