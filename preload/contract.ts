@@ -5,8 +5,19 @@
 
 import { z } from 'zod';
 
+import { findCardData } from './card-data';
+
 const id = z.string().trim().min(1).max(128);
 const text = (max: number) => z.string().max(max);
+/**
+ * Text a person writes that is stored, exported or sent (reasons, notes, descriptions,
+ * comments): it may not carry card data (preload/card-data.ts).
+ */
+export const freeText = (max: number) =>
+  text(max).superRefine((value, ctx) => {
+    const found = findCardData(value);
+    if (found) ctx.addIssue({ code: 'custom', message: found.message });
+  });
 /** Major units as text, at most two decimals, e.g. "10.42". */
 export const moneyText = z
   .string()
@@ -172,8 +183,8 @@ export const actionRequestSchema = z
     orderid: id,
     clientOrderId: id,
     amount: moneyText.optional(),
-    reason: text(80).optional(),
-    note: text(500).optional(),
+    reason: freeText(80).optional(),
+    note: freeText(500).optional(),
   })
   .strict()
   .superRefine((value, ctx) => {

@@ -89,7 +89,8 @@ export class PaydeskServices {
       log.log('warn', 'The keychain cannot be used', { reason: probe.error.reason });
       report = {
         keychain: { usable: false, message: probe.error.message },
-        firstRun: false,
+        // First run is a fact of the database, not of the keychain: no profile yet.
+        firstRun: profiles.list().length === 0,
         sandbox: {
           running: false,
           message: 'The built-in sandbox needs the keychain for its keys.',

@@ -15,6 +15,7 @@ import type { Db } from '../store/database';
 import type { Journal, JournalEntry } from '../store/journal';
 import type { Connections } from './connection';
 import { ServiceError } from './errors';
+import { refuseCardData } from './free-text';
 import {
   allowedActions,
   orderFigures,
@@ -236,6 +237,7 @@ export class OrderService {
         'note',
       );
     }
+    refuseCardData({ reason, note: request.note });
 
     // A retry of an action already recorded: never send blindly.
     const existing = this.journal.get(clientOrderId);

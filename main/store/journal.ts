@@ -4,7 +4,8 @@
 // Rows are never deleted; their state only moves forward.
 
 import type { Db } from './database';
-import { redactFields } from './redact';
+import { findCardData } from '../../preload/card-data';
+import { freeTextFields, redactFields } from './redact';
 
 export type JournalState = 'sending' | 'acknowledged' | 'final' | 'refused' | 'unknown';
 /** States in which the gateway's final word on the entry is still owed. */
@@ -134,6 +135,14 @@ export class Journal {
 
   /** Writes the entry before its request leaves; refuses a reused client_orderid. */
   begin(entry: NewJournalEntry): JournalEntry {
+    // The last guard before the disk: the services refuse card data in free text with a
+    // sentence for the clerk; a caller that forgot must still not get it stored.
+    const freeText = { reason: entry.reason, note: entry.note, ...freeTextFields(entry.fields) };
+    for (const [name, value] of Object.entries(freeText)) {
+      if (value !== undefined && findCardData(value) !== null) {
+        throw new JournalError(`The ${name} holds card data; it was not stored.`);
+      }
+    }
     const at = this.now().toISOString();
     try {
       this.db

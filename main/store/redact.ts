@@ -2,6 +2,8 @@
 // masked to its first six and last four digits and a CVV, a 3DS payload or a secret never appears.
 
 const CARD_FIELDS = new Set(['credit_card_number', 'destination-card-no']);
+/** Request fields that carry what a person wrote, which must hold no card data. */
+const FREE_TEXT_FIELDS = new Set(['comment', 'description', 'order_desc', 'purpose', 'note']);
 const DROPPED = /^(cvv2|control|oauth_.*|PaRes|cres|MD|.*password.*|.*secret.*|.*key)$/i;
 
 export function maskPan(pan: string): string {
@@ -17,4 +19,9 @@ export function redactFields(fields: Readonly<Record<string, string>>): Record<s
     summary[name] = CARD_FIELDS.has(name) ? maskPan(value) : value;
   }
   return summary;
+}
+
+/** The request's free-text fields (comment, description, ...), for the card-data guard. */
+export function freeTextFields(fields: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).filter(([name]) => FREE_TEXT_FIELDS.has(name)));
 }

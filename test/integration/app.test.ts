@@ -108,6 +108,8 @@ describe('a keychain that cannot be used', () => {
     expect(app.report.keychain.usable).toBe(false);
     expect(JSON.stringify(app.report.keychain)).toMatch(/unlock/i);
     expect(app.report.sandbox.running).toBe(false);
+    // Nothing was ever set up: this is the first run, even if the sandbox cannot start yet.
+    expect(app.report.firstRun).toBe(true);
     await expect(app.profiles.list()).resolves.toEqual([]);
   });
 });
@@ -181,7 +183,19 @@ describe('nothing secret reaches the disk', () => {
       reason: 'Goodwill',
     });
     await Promise.all([app.orders.settled(capture), app.orders.settled(refund)]);
-    app.journal.exportCsv({});
+    // A clerk types card data into a note: refused before anything is stored or sent.
+    await expect(
+      app.orders.refund({
+        profileId: sandboxProfile!.id,
+        orderid: sale.orderId,
+        clientOrderId: app.orders.openAction().clientOrderId,
+        amount: '0.50',
+        reason: 'Other',
+        note: 'card 4111 1111 1111 1111 cvv 123',
+      }),
+    ).rejects.toMatchObject({ code: 'CARD_DATA', field: 'note' });
+    const csv = app.journal.exportCsv({});
+    expect(csv).not.toMatch(/4111|cvv 123/);
     await app.close();
     services = undefined;
 
@@ -195,6 +209,8 @@ describe('nothing secret reaches the disk', () => {
       '4444555566661111',
       '5555555555554444',
       '4111111111111111',
+      '4111 1111 1111 1111',
+      'cvv 123',
       'cvv2',
     ];
     const files = readdirSync(dataDir).filter((f) => f.startsWith('paydesk'));
@@ -205,6 +221,9 @@ describe('nothing secret reaches the disk', () => {
         expect(text.includes(secret), `${secret.slice(0, 12)}… in ${file}`).toBe(false);
     }
     expect(readFileSync(join(dataDir, 'paydesk.log'), 'utf8')).toContain('journal entry changed');
+    // Nor did the gateway get it as a comment.
+    for (const file of readdirSync(dataDir).filter((f) => f.startsWith('sandbox.sqlite')))
+      expect(readFileSync(join(dataDir, file)).toString('latin1')).not.toContain('cvv 123');
 
     function secretsOf(id: string): string {
       const value = (secrets as unknown as { values: Map<string, string> }).values.get(

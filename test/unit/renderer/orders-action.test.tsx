@@ -182,6 +182,15 @@ describe('ActionPanel', () => {
     review();
     expect(await screen.findByText(/write a note/)).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: /^Note/ }));
+
+    // Card data typed into the note is refused next to it, before any confirmation.
+    fireEvent.change(screen.getByRole('textbox', { name: /^Note/ }), {
+      target: { value: 'customer card 4111 1111 1111 1111' },
+    });
+    review();
+    expect(await screen.findByText(/looks like a card number/)).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: /^Note/ }));
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(calls.refund).toHaveLength(0);
   });
 

@@ -268,3 +268,34 @@ describe('redaction', () => {
     });
   });
 });
+
+describe('card data in the journal', () => {
+  it('is never stored, even when a caller skipped the services check', () => {
+    const journal = new Journal(db);
+    const profile = new Profiles(db).create(sandboxProfile);
+    const base = {
+      profileId: profile.id,
+      operator: 'ann',
+      operation: 'RETURN',
+      targetOrderId: '1',
+    };
+    expect(() =>
+      journal.begin({
+        ...base,
+        clientOrderId: 'pd-card-1',
+        note: 'pan 4111111111111111',
+        fields: {},
+      }),
+    ).toThrow(/note holds card data/);
+    expect(() =>
+      journal.begin({
+        ...base,
+        clientOrderId: 'pd-card-2',
+        fields: { client_orderid: 'pd-card-2', comment: 'Other: cvv 123' },
+      }),
+    ).toThrow(/comment holds card data/);
+    expect(journal.get('pd-card-1')).toBeUndefined();
+    expect(journal.get('pd-card-2')).toBeUndefined();
+    expect(readFileSync(file).toString('latin1')).not.toContain('4111111111111111');
+  });
+});
