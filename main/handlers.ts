@@ -101,5 +101,8 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
         );
       },
     },
+    tools: {
+      checkCallback: ({ profileId, text }) => services.callbacks.check(profileId, text),
+    },
   };
 }

@@ -212,6 +212,17 @@ const startupReportSchema = z.object({
   }),
 });
 
+const callbackCheckSchema = z.object({
+  verdict: z.enum(['genuine', 'other-profile', 'forged', 'incomplete']),
+  message: z.string(),
+  readAs: z.enum(['url', 'query', 'form']),
+  fields: z.array(z.object({ name: z.string(), value: z.string() })),
+  orderid: z.string().optional(),
+  clientOrderId: z.string().optional(),
+  status: z.string().optional(),
+  matchedProfile: z.object({ id: z.string(), name: z.string() }).optional(),
+});
+
 const empty = z.object({}).strict();
 const byProfile = z.object({ profileId: id }).strict();
 const byId = z.object({ id }).strict();
@@ -318,6 +329,18 @@ export const contract = {
     /** Opens a save dialog in main and writes the CSV. */
     exportCsv: call(z.object({ filter: journalFilterSchema }).strict(), saveResultSchema),
   },
+  tools: {
+    /** Is a callback a shop received genuine? Checked in main with the profile's control key. */
+    checkCallback: call(
+      z
+        .object({
+          profileId: id,
+          text: text(16_384).trim().min(1, 'Paste the callback first.'),
+        })
+        .strict(),
+      callbackCheckSchema,
+    ),
+  },
 } as const;
 
 /** Events main sends to the renderer. */
@@ -341,6 +364,7 @@ export type EventOf<E extends EventName> = z.output<(typeof events)[E]>;
 export type OrderViewData = z.output<typeof orderViewSchema>;
 export type JournalRow = z.output<typeof journalRowSchema>;
 export type JournalFilterInput = z.input<typeof journalFilterSchema>;
+export type CallbackCheckData = z.output<typeof callbackCheckSchema>;
 
 export interface BridgeErrorData {
   code: string;

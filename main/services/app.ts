@@ -12,6 +12,7 @@ import type { SecretStore } from '../secrets';
 import { openDatabase, type Db } from '../store/database';
 import { Journal, type JournalEntry } from '../store/journal';
 import { Profiles, type Profile } from '../store/profiles';
+import { CallbackService } from './callbacks';
 import { Connections, defaultClientFactory } from './connection';
 import { JournalService } from './journal';
 import { KeyService } from './keys';
@@ -49,6 +50,7 @@ export class PaydeskServices {
     readonly keys: KeyService,
     readonly orders: OrderService,
     readonly journal: JournalService,
+    readonly callbacks: CallbackService,
     readonly report: StartupReport,
     /** Resolves when the entries left in flight by the last run have been reconciled. */
     readonly reconciled: Promise<JournalEntry[]>,
@@ -125,6 +127,7 @@ export class PaydeskServices {
       keys,
       orders,
       new JournalService(journal),
+      new CallbackService(profiles, options.secrets),
       report,
       reconciled,
       sandbox,

@@ -2,7 +2,14 @@
 // message tells the person at the desk what to do.
 
 export type ServiceErrorCode =
-  'NOT_ALLOWED' | 'PENDING' | 'AMOUNT' | 'REASON' | 'CARD_DATA' | 'NO_SECRET' | 'ACTION_MISMATCH';
+  | 'NOT_ALLOWED'
+  | 'PENDING'
+  | 'AMOUNT'
+  | 'REASON'
+  | 'CARD_DATA'
+  | 'INPUT'
+  | 'NO_SECRET'
+  | 'ACTION_MISMATCH';
 
 export class ServiceError extends Error {
   constructor(

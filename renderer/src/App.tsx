@@ -9,6 +9,7 @@ import { ErrorNotice, Notice } from './components/Notice';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
 import { keys, useAppStatus, useJournalEvents } from './queries';
 import { hrefOf, SCREENS, useRoute } from './route';
+import { CallbackCheckScreen } from './screens/callback-check/CallbackCheckScreen';
 import { JournalScreen } from './screens/JournalScreen';
 import { KeysScreen } from './screens/KeysScreen';
 import { LookupScreen } from './screens/LookupScreen';
@@ -112,6 +113,7 @@ function Frame() {
           {route.screen === 'journal' && (
             <JournalScreen {...(route.param ? { preset: route.param } : {})} />
           )}
+          {route.screen === 'callback-check' && <CallbackCheckScreen />}
           {route.screen === 'profiles' && <ProfilesScreen />}
           {route.screen === 'keys' && <KeysScreen />}
         </main>

@@ -2,10 +2,11 @@
 
 import { useEffect, useState } from 'react';
 
-export type ScreenName = 'lookup' | 'journal' | 'profiles' | 'keys';
+export type ScreenName = 'lookup' | 'journal' | 'callback-check' | 'profiles' | 'keys';
 export const SCREENS: readonly { name: ScreenName; label: string; who: string }[] = [
   { name: 'lookup', label: 'Orders', who: 'Look up, capture, void and refund' },
   { name: 'journal', label: 'Journal', who: 'Everything Paydesk sent' },
+  { name: 'callback-check', label: 'Callback check', who: 'Did the gateway send this?' },
   { name: 'profiles', label: 'Profiles', who: 'Gateway connections' },
   { name: 'keys', label: 'Keys', who: 'RSA keys for signing' },
 ];
