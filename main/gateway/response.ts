@@ -123,38 +123,57 @@ export function parseBody(contentType: string, body: string): Record<string, str
   return undefined;
 }
 
-function parseJsonBody(body: string): Record<string, string> | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const fields: Record<string, string> = {};
-  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
-    if (v === null || v === undefined) continue;
-    // Numbers are kept as the text JSON wrote: an amount of 10.5 stays "10.5", never a float.
-    if (typeof v === 'string') fields[name] = v.trim();
-    else if (typeof v === 'number' || typeof v === 'boolean') fields[name] = String(v);
-    else fields[name] = JSON.stringify(v);
-  }
-  if (typeof (value as Record<string, unknown>).type !== 'string') return undefined;
-  return preserveJsonNumberText(body, fields);
+/** A JSON number as the exact text the gateway wrote: 10.10 stays "10.10", never a float. */
+class NumberText {
+  constructor(readonly text: string) {}
 }
 
-// JSON.parse turns 10.10 into 10.1; money fields must keep their text, so numbers are re-read
-// from the source for top-level keys whose value was a number.
-function preserveJsonNumberText(
-  body: string,
-  fields: Record<string, string>,
-): Record<string, string> {
-  const re = /"((?:[^"\\]|\\.)*)"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*[,}]/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(body)) !== null) {
-    const name = JSON.parse(`"${m[1] ?? ''}"`) as string;
-    if (name in fields && m[2] !== undefined) fields[name] = m[2];
+/** The reviver's third argument (Node 21+): the source text of a primitive value. */
+type ReviverContext = { source?: string } | undefined;
+type SourceReviver = (
+  this: unknown,
+  key: string,
+  value: unknown,
+  context: ReviverContext,
+) => unknown;
+
+function keepNumberText(_key: string, value: unknown, context: ReviverContext): unknown {
+  if (typeof value !== 'number') return value;
+  // Without the source text a number could only be read as a float: refuse rather than guess.
+  if (typeof context?.source !== 'string') throw new Error('JSON.parse gave no source text');
+  return new NumberText(context.source);
+}
+
+/** Keys that would reach an object's prototype if assigned; no gateway field has these names. */
+const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A field map with no prototype, so no answer's key can reach Object.prototype. */
+function emptyFields(): Record<string, string> {
+  return Object.create(null) as Record<string, string>;
+}
+
+/**
+ * Reads a JSON answer with JSON.parse itself (no text scanning): every number keeps its source
+ * text. Only the top-level fields are read, as the spec's answers are flat; a nested object or
+ * array (and whatever amounts it holds) is ignored, and so are null values.
+ */
+function parseJsonBody(body: string): Record<string, string> | undefined {
+  let root: unknown;
+  try {
+    root = (JSON.parse as (text: string, reviver: SourceReviver) => unknown)(body, keepNumberText);
+  } catch {
+    return undefined; // not JSON, or nested too deep to read
   }
+  if (root === null || typeof root !== 'object' || Array.isArray(root)) return undefined;
+  if (root instanceof NumberText) return undefined;
+  const fields = emptyFields();
+  for (const [name, value] of Object.entries(root)) {
+    if (UNSAFE_KEYS.has(name)) continue;
+    if (typeof value === 'string') fields[name] = value.trim();
+    else if (value instanceof NumberText) fields[name] = value.text;
+    else if (typeof value === 'boolean') fields[name] = String(value);
+  }
+  if (typeof (root as { type?: unknown }).type !== 'string') return undefined;
   return fields;
 }
 
@@ -162,10 +181,10 @@ function parseLineBody(body: string): Record<string, string> | undefined {
   if (!/^\s*type=/.test(body)) return undefined;
   // Each line is `&name=value` with the value URL-encoded (+ is a space); URLSearchParams reads
   // exactly that, and the newline that ends each value is trimmed away.
-  const fields: Record<string, string> = {};
+  const fields = emptyFields();
   for (const [name, value] of new URLSearchParams(body.trim())) {
     const key = name.trim();
-    if (key) fields[key] = value.trim();
+    if (key && !UNSAFE_KEYS.has(key)) fields[key] = value.trim();
   }
   return fields;
 }

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 
-import { TransportError } from './errors';
+import { TransportError, UnreadableResponseError } from './errors';
 import type { RawResponse } from './response';
 import { isLoopbackHost, type PreparedRequest } from './request';
 
@@ -44,6 +44,18 @@ function describeNetworkError(error: NodeJS.ErrnoException, host: string): strin
       return `The TLS certificate presented by ${host} is for another name; nothing was sent. Check the base URL.`;
     default:
       return `The request to ${host} failed (${error.code ?? error.message}). ${MAY_HAVE_BEEN_RECORDED}`;
+  }
+}
+
+/**
+ * The answer's bytes as text, or undefined when they are not valid UTF-8: a lenient decoder
+ * would swap bad bytes for U+FFFD and we would read (and store) something the gateway never said.
+ */
+function decodeUtf8(bytes: Buffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
   }
 }
 
@@ -112,13 +124,18 @@ export function sendPrepared(
         chunks.push(chunk);
       });
       res.on('end', () =>
-        finish(() =>
-          resolve({
-            status: res.statusCode ?? 0,
-            contentType: String(res.headers['content-type'] ?? ''),
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        ),
+        finish(() => {
+          const status = res.statusCode ?? 0;
+          const contentType = String(res.headers['content-type'] ?? '');
+          const body = decodeUtf8(Buffer.concat(chunks));
+          if (body === undefined) {
+            reject(
+              new UnreadableResponseError(status, contentType, 'the body is not valid UTF-8 text'),
+            );
+          } else {
+            resolve({ status, contentType, body });
+          }
+        }),
       );
       res.on('error', (error: NodeJS.ErrnoException) =>
         fail(

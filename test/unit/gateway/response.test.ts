@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -49,6 +50,51 @@ describe('the two wire formats carry the same fields', () => {
     const status = readResponse({ status: 200, contentType: JSON_TYPE, body }, 'status-response');
     expect(status.amount).toBe('10.10');
     expect(status.orderId).toBe('77');
+  });
+
+  it('reads only the top-level amount: a nested "amount" is not the order\'s', () => {
+    const body =
+      '{"type":"status-response","status":"approved","amount":10.10,"extra":{"amount":999},"paynet-order-id":77}';
+    const status = readResponse({ status: 200, contentType: JSON_TYPE, body }, 'status-response');
+    expect(status.amount).toBe('10.10');
+    // The same when the nested one comes first, or sits in an array.
+    const before =
+      '{"extra":{"amount":999.99},"list":[{"amount":5}],"type":"status-response","status":"approved","amount":"7.00"}';
+    expect(
+      readResponse({ status: 200, contentType: JSON_TYPE, body: before }, 'status-response').amount,
+    ).toBe('7.00');
+    expect(status.fields).not.toHaveProperty('extra');
+  });
+
+  it('keeps every number exactly as written, wherever nested junk sits (property)', () => {
+    const money = fc
+      .tuple(
+        fc.bigInt({ min: 0n, max: 10n ** 15n }),
+        fc.constantFrom('', '.0', '.10', '.5', '.99', '.000'),
+      )
+      .map(([whole, frac]) => `${whole}${frac}`);
+    const junk = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify({ amount: 1e21, v }));
+    fc.assert(
+      fc.property(money, junk, fc.boolean(), (amount, nested, nestedFirst) => {
+        const top = `"type":"status-response","status":"approved","amount":${amount}`;
+        const body = nestedFirst ? `{"extra":${nested},${top}}` : `{${top},"extra":${nested}}`;
+        const read = readResponse({ status: 200, contentType: JSON_TYPE, body }, 'status-response');
+        return read.amount === amount;
+      }),
+      { seed: 9, numRuns: 500 },
+    );
+  });
+
+  it('ignores __proto__ and constructor keys: no prototype is touched', () => {
+    const body =
+      '{"type":"status-response","status":"approved","__proto__":{"polluted":"yes","amount":"999"},"constructor":"x","amount":1.50}';
+    const status = readResponse({ status: 200, contentType: JSON_TYPE, body }, 'status-response');
+    expect(status.amount).toBe('1.50');
+    expect(Object.keys(status.fields)).not.toContain('__proto__');
+    expect(Object.keys(status.fields)).not.toContain('constructor');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const lines = parseBody('text/html', 'type=error\n&__proto__=x\n&constructor=y\n');
+    expect(lines && Object.keys(lines)).toEqual(['type']);
   });
 
   it('reads 3DS waiting fields and card details from a status', () => {
