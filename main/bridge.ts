@@ -55,17 +55,29 @@ export interface Bridge {
   handle(channel: string, sender: SenderInfo, payload: unknown): Promise<BridgeResult<unknown>>;
 }
 
-/** The sender rule of the packaged app: the top frame of a page served from app://paydesk. */
+/**
+ * The sender rule of the packaged app: the top frame of a page served from app://paydesk. The
+ * whole origin is compared part by part (Node's URL reports the origin "null" for a custom
+ * scheme): the scheme, no user name or password (app://evil@paydesk is refused), the host, and
+ * no port (app://paydesk:99 is refused).
+ */
 export function isAppTopFrame(appOrigin: string) {
+  const expected = new URL(appOrigin);
   return (sender: SenderInfo): boolean => {
     if (!sender.isTopFrame) return false;
+    let url: URL;
     try {
-      // Not URL.origin: for a custom scheme like app:// Node's URL reports the origin "null".
-      const url = new URL(sender.url);
-      return `${url.protocol}//${url.host}` === appOrigin;
+      url = new URL(sender.url);
     } catch {
       return false;
     }
+    return (
+      url.protocol === expected.protocol &&
+      url.username === '' &&
+      url.password === '' &&
+      url.hostname === expected.hostname &&
+      url.port === expected.port
+    );
   };
 }
 

@@ -6,9 +6,15 @@
 import { z } from 'zod';
 
 import { findCardData } from './card-data';
+import { BROKEN_TEXT_MESSAGE, isWellFormedText, unsafeTextMessage } from './text-rules';
 
-const id = z.string().trim().min(1).max(128);
-const text = (max: number) => z.string().max(max);
+/**
+ * Every text a call takes: well-formed UTF-16, so nothing downstream (encodeURIComponent, the
+ * signature, SQLite) meets a lone surrogate. Request schemas build their strings from this.
+ */
+const str = () => z.string().refine(isWellFormedText, BROKEN_TEXT_MESSAGE);
+const id = str().trim().min(1).max(128);
+const text = (max: number) => str().max(max);
 /**
  * Text a person writes that is stored, exported or sent (reasons, notes, descriptions,
  * comments): it may not carry card data (preload/card-data.ts).
@@ -18,9 +24,16 @@ export const freeText = (max: number) =>
     const found = findCardData(value);
     if (found) ctx.addIssue({ code: 'custom', message: found.message });
   });
+/** A profile's text field: trimmed, and free of control and text-direction characters. */
+const profileText = (max: number, label: string) =>
+  text(max)
+    .trim()
+    .superRefine((value, ctx) => {
+      const message = unsafeTextMessage(value, label);
+      if (message) ctx.addIssue({ code: 'custom', message });
+    });
 /** Major units as text, at most two decimals, e.g. "10.42". */
-export const moneyText = z
-  .string()
+export const moneyText = str()
   .trim()
   .regex(
     /^(0|[1-9]\d{0,12})(\.\d{1,2})?$/,
@@ -30,12 +43,12 @@ export const moneyText = z
 export const environmentSchema = z.enum(['production', 'test', 'sandbox']);
 
 export const profileInputSchema = z.object({
-  name: text(80).trim().min(1, 'Give the profile a name.'),
+  name: profileText(80, 'profile name').min(1, 'Give the profile a name.'),
   environment: environmentSchema,
-  baseUrl: text(2048).trim().min(1, 'Enter the gateway base URL.'),
-  endpointId: text(32).trim().min(1, 'Enter the endpoint id.'),
+  baseUrl: profileText(2048, 'base URL').min(1, 'Enter the gateway base URL.'),
+  endpointId: profileText(32, 'endpoint id').min(1, 'Enter the endpoint id.'),
   endpointKind: z.enum(['endpoint', 'group']).optional(),
-  login: text(256).trim().min(1, 'Enter the merchant login.'),
+  login: profileText(256, 'merchant login').min(1, 'Enter the merchant login.'),
 });
 
 const profileViewSchema = z.object({
@@ -244,7 +257,7 @@ export const contract = {
     list: call(empty, z.array(profileViewSchema)),
     create: call(
       profileInputSchema
-        .extend({ controlKey: text(1024).trim().min(1, 'Enter the control key.') })
+        .extend({ controlKey: profileText(1024, 'control key').min(1, 'Enter the control key.') })
         .strict(),
       profileViewSchema,
     ),
@@ -252,7 +265,9 @@ export const contract = {
       z
         .object({
           id,
-          profile: profileInputSchema.extend({ controlKey: text(1024).optional() }).strict(),
+          profile: profileInputSchema
+            .extend({ controlKey: profileText(1024, 'control key').optional() })
+            .strict(),
         })
         .strict(),
       profileViewSchema,

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { ValidationError } from '../gateway/errors';
 import type { SecretStore } from '../secrets';
 import type { Profile, ProfileInput, Profiles } from '../store/profiles';
-import { ProfileError } from '../store/profiles';
+import { checkProfileText, ProfileError, validateProfileInput } from '../store/profiles';
 import type { Connections } from './connection';
 
 export interface ProfileView extends Profile {
@@ -41,6 +41,7 @@ export class ProfileService {
   }
 
   async create(input: ProfileInput & { controlKey: string }): Promise<ProfileView> {
+    checkProfileText(input.controlKey, 'controlKey', 'control key');
     const controlKey = input.controlKey.trim();
     if (!controlKey)
       throw new ProfileError('Enter the control key the gateway gave you.', 'controlKey');
@@ -56,6 +57,9 @@ export class ProfileService {
 
   /** Changes the profile; the control key only when a new one is given. */
   async update(id: string, input: ProfileInput & { controlKey?: string }): Promise<ProfileView> {
+    // Every field is checked before the keychain changes, so a refused update changes nothing.
+    validateProfileInput(input);
+    if (input.controlKey) checkProfileText(input.controlKey, 'controlKey', 'control key');
     const controlKey = input.controlKey?.trim();
     if (controlKey) await this.secrets.set(id, 'control-key', controlKey);
     return this.view(this.profiles.update(id, input));

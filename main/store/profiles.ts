@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 
 import { validateBaseUrl } from '../gateway/request';
 import { checkKeyEnvironment } from '../keys/environment';
+import { BROKEN_TEXT_MESSAGE, isWellFormedText, unsafeTextMessage } from '../../preload/text-rules';
 import type { Db } from './database';
 
 export type Environment = 'production' | 'test' | 'sandbox';
@@ -76,7 +77,23 @@ const toProfile = (r: Row): Profile => ({
   updatedAt: r.updated_at,
 });
 
-function validate(input: ProfileInput): ProfileInput {
+const TEXT_FIELDS = [
+  ['name', 'profile name'],
+  ['baseUrl', 'base URL'],
+  ['endpointId', 'endpoint id'],
+  ['login', 'merchant login'],
+] as const;
+
+/** Refuses what the contract's schemas refuse, for callers that do not come over the bridge. */
+export function checkProfileText(value: string, field: string, label: string): void {
+  if (!isWellFormedText(value)) throw new ProfileError(BROKEN_TEXT_MESSAGE, field);
+  const message = unsafeTextMessage(value.trim(), label);
+  if (message) throw new ProfileError(message, field);
+}
+
+/** Checks and cleans a profile's fields; throws a ProfileError naming the field to fix. */
+export function validateProfileInput(input: ProfileInput): ProfileInput {
+  for (const [field, label] of TEXT_FIELDS) checkProfileText(String(input[field]), field, label);
   const name = input.name.trim();
   if (!name)
     throw new ProfileError('Give the profile a name, for example "Production EUR".', 'name');
@@ -123,7 +140,7 @@ export class Profiles {
   }
 
   create(input: ProfileInput, options: { embedded?: boolean } = {}): Profile {
-    const clean = validate(input);
+    const clean = validateProfileInput(input);
     const id = randomUUID();
     const at = this.now().toISOString();
     this.guardUniqueName(clean.name);
@@ -149,7 +166,7 @@ export class Profiles {
 
   update(id: string, input: ProfileInput): Profile {
     const current = this.require(id);
-    const clean = validate(input);
+    const clean = validateProfileInput(input);
     if (clean.name.toLowerCase() !== current.name.toLowerCase()) this.guardUniqueName(clean.name);
     if (clean.environment !== current.environment && current.keyFingerprint) {
       throw new ProfileError(

@@ -49,6 +49,10 @@ describe('the bridge', () => {
       { url: 'app://paydesk/index.html', isTopFrame: false },
       { url: 'https://evil.example/index.html', isTopFrame: true },
       { url: 'app://paydesk.evil/index.html', isTopFrame: true },
+      { url: 'app://evil@paydesk/index.html', isTopFrame: true },
+      { url: 'app://:secret@paydesk/index.html', isTopFrame: true },
+      { url: 'app://paydesk:99/index.html', isTopFrame: true },
+      { url: 'http://paydesk/index.html', isTopFrame: true },
       { url: 'not a url', isTopFrame: true },
     ]) {
       expect(await bridge.handle(channelOf('profiles', 'list'), sender, {})).toMatchObject({
@@ -86,6 +90,79 @@ describe('the bridge', () => {
       ok: false,
       error: { code: 'UNKNOWN_CALL' },
     });
+  });
+
+  it('refuses a lone UTF-16 surrogate in any text before a handler runs', async () => {
+    const lookup = vi.fn();
+    const refund = vi.fn();
+    const bridge = bridgeWith({ orders: { lookup, refund } });
+    const broken = 'ord\uD800er';
+    const results = [
+      await bridge.handle(channelOf('orders', 'lookup'), app, { profileId: 'p1', orderid: broken }),
+      await bridge.handle(channelOf('orders', 'refund'), app, {
+        profileId: 'p1',
+        orderid: '1',
+        clientOrderId: 'pd-abcdef',
+        reason: 'Other',
+        note: `half a smiley \uDE00`,
+      }),
+    ];
+    for (const result of results) {
+      expect(result).toMatchObject({
+        ok: false,
+        error: {
+          code: 'INVALID_REQUEST',
+          message: expect.stringMatching(/broken character/) as unknown,
+        },
+      });
+    }
+    expect(lookup).not.toHaveBeenCalled();
+    expect(refund).not.toHaveBeenCalled();
+    // A well-formed pair (an emoji) is ordinary text.
+    lookup.mockResolvedValue(undefined);
+    const fine = await bridge.handle(channelOf('orders', 'lookup'), app, {
+      profileId: 'p1',
+      orderid: 'ord\uD83D\uDE00',
+    });
+    expect(lookup).toHaveBeenCalledTimes(1);
+    expect(fine).not.toMatchObject({ error: { code: 'INVALID_REQUEST' } });
+  });
+
+  it('refuses control and text-direction characters in profile fields, naming the field', async () => {
+    const create = vi.fn();
+    const bridge = bridgeWith({ profiles: { create } });
+    const good = {
+      name: 'Production EUR',
+      environment: 'production',
+      baseUrl: 'https://gate.example.com/paynet',
+      endpointId: '1111',
+      login: 'shop',
+      controlKey: 'KEY',
+    };
+    const cases: [string, string, RegExp][] = [
+      ['name', 'Prod\u0000uction', /profile name contains a control character/],
+      ['name', 'Test \u202Enoitcudorp', /profile name contains an invisible text-direction/],
+      ['login', 'sh\u2066op', /merchant login contains an invisible text-direction/],
+      ['login', 'sh\u200Fop', /merchant login/],
+      ['baseUrl', 'https://gate.example.com/\u0007paynet', /base URL contains a control/],
+      ['endpointId', '11\u061C11', /endpoint id/],
+      ['controlKey', 'KEY\u0085', /control key contains a control/],
+    ];
+    for (const [field, value, message] of cases) {
+      const result = await bridge.handle(channelOf('profiles', 'create'), app, {
+        ...good,
+        [field]: value,
+      });
+      expect(result).toMatchObject({
+        ok: false,
+        error: {
+          code: 'INVALID_REQUEST',
+          field,
+          message: expect.stringMatching(message) as unknown,
+        },
+      });
+    }
+    expect(create).not.toHaveBeenCalled();
   });
 
   it('strips anything a handler returns beyond the result schema, so a secret cannot leak', async () => {

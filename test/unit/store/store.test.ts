@@ -74,6 +74,30 @@ describe('profiles', () => {
     expect(() => profiles.create({ ...sandboxProfile, name: ' ' })).toThrow(/name/);
   });
 
+  it('refuse NUL, other controls and text-direction overrides in any text field, without the bridge', () => {
+    const profiles = new Profiles(db);
+    for (const [field, value, message] of [
+      ['name', 'Sand\u0000box', /profile name contains a control character/],
+      ['name', 'Sandbox \u202Edorp', /profile name contains an invisible text-direction/],
+      ['login', 'de\u2067mo', /merchant login contains an invisible text-direction/],
+      ['login', 'de\uD800mo', /broken character/],
+      ['baseUrl', 'http://127.0.0.1:18080/pay\u001Bnet', /base URL contains a control/],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        profiles.create({ ...sandboxProfile, [field]: value });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toMatchObject({
+        name: 'ProfileError',
+        field,
+        message: expect.stringMatching(message) as unknown,
+      });
+    }
+    expect(profiles.list()).toEqual([]);
+  });
+
   it('keep one key pair per environment, and a history across rotations', () => {
     const profiles = new Profiles(db);
     const prod = profiles.create({
