@@ -3,6 +3,7 @@
 // record (gateway-notes.md); fields with no known format are passed as given.
 
 import { parseAmount, parseCurrency } from './amount';
+import { BROKEN_TEXT_MESSAGE, isWellFormedText } from '../../preload/text-rules';
 import { InputError } from './errors';
 import type { OperationDef } from './operations';
 
@@ -128,6 +129,8 @@ export function validateFields(
     if (!/^[A-Za-z0-9_.-]+$/.test(name)) {
       throw new InputError(`${JSON.stringify(name)} is not a valid field name.`, name);
     }
+    // A lone surrogate cannot be percent-encoded (encodeURIComponent throws URIError).
+    if (!isWellFormedText(raw)) throw new InputError(`${name}: ${BROKEN_TEXT_MESSAGE}`, name);
     const value = raw.trim();
     if (value === '') continue; // an empty field is the same as an absent one
     clean[name] = value;

@@ -125,6 +125,8 @@ describe('GatewayClient over HTTP', () => {
     await expect(client.call('CAPTURE', { client_orderid: 'x' })).rejects.toThrow(
       /needs the field orderid/,
     );
+    // A lone surrogate would make encodeURIComponent throw URIError: it is an InputError instead.
+    await expect(client.status({ orderid: '12\uD800' })).rejects.toThrow(InputError);
     expect(requests).toBe(0);
   });
 
