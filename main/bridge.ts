@@ -27,6 +27,7 @@ import { KeyError } from './keys';
 import { silentLogger, type Logger } from './log';
 import { SecretStoreError, SecretStoreUnavailableError } from './secrets';
 import { ServiceError } from './services/errors';
+import { toStoreError } from './store/errors';
 import { JournalError } from './store/journal';
 import { ProfileError } from './store/profiles';
 
@@ -48,6 +49,8 @@ export interface SenderInfo {
 export interface BridgeOptions {
   isTrustedSender: (sender: SenderInfo) => boolean;
   log?: Logger;
+  /** The database file, named in the sentence of a database error. */
+  databaseFile?: string;
 }
 
 export interface Bridge {
@@ -91,7 +94,11 @@ function zodDetails(error: ZodError): {
 }
 
 /** Turns anything a handler throws into what the renderer shows: a code and a sentence. */
-export function toBridgeError(error: unknown, log: Logger = silentLogger): BridgeErrorData {
+export function toBridgeError(
+  error: unknown,
+  log: Logger = silentLogger,
+  databaseFile = '',
+): BridgeErrorData {
   if (error instanceof ZodError) {
     const { field, details } = zodDetails(error);
     return {
@@ -133,6 +140,19 @@ export function toBridgeError(error: unknown, log: Logger = silentLogger): Bridg
     return { code: 'KEYCHAIN', message: error.message };
   if (error instanceof SecretStoreError) return { code: 'KEYCHAIN', message: error.message };
   if (error instanceof JournalError) return { code: 'JOURNAL', message: error.message };
+  // A database failure (locked, read-only, damaged, disk full...), raw SqliteError or StoreError.
+  const store = toStoreError(error, databaseFile);
+  if (store) {
+    log.log('error', 'A database operation failed', {
+      code: store.code,
+      sqliteCode: store.sqliteCode ?? '',
+    });
+    return {
+      code: 'STORE',
+      message: store.message,
+      details: { storeCode: store.code, retryable: store.retryable },
+    };
+  }
   log.log('error', 'Unexpected error behind the bridge', {
     error: error instanceof Error ? error : String(error),
   });
@@ -201,7 +221,7 @@ export function createBridge(handlers: Handlers, options: BridgeOptions): Bridge
           });
           return { ok: false, error: toBridgeError(new Error('result schema'), log) };
         }
-        return { ok: false, error: toBridgeError(error, log) };
+        return { ok: false, error: toBridgeError(error, log, options.databaseFile) };
       }
     },
   };

@@ -68,7 +68,7 @@ export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
         await deps.clipboard.writeText(text);
       },
     }),
-    { isTrustedSender: isAppTopFrame(APP_ORIGIN), log },
+    { isTrustedSender: isAppTopFrame(APP_ORIGIN), log, databaseFile: services.report.store.file },
   );
   const unregister = await registerBridgeWithElectron(bridge);
   return {

@@ -44,6 +44,14 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
           keychain: report.keychain.usable
             ? { usable: true }
             : { usable: false, message: report.keychain.message },
+          store: report.store.writable
+            ? { writable: true, file: report.store.file }
+            : {
+                writable: false,
+                code: report.store.code,
+                message: report.store.message,
+                file: report.store.file,
+              },
           firstRun: report.firstRun,
           sandbox: report.sandbox.running
             ? {

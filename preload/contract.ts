@@ -216,6 +216,13 @@ const startupReportSchema = z.object({
   version: z.string(),
   operator: z.string(),
   keychain: z.object({ usable: z.boolean(), message: z.string().optional() }),
+  /** writable false: the database is damaged, read-only or unwritable; the app is read-only. */
+  store: z.object({
+    writable: z.boolean(),
+    code: z.string().optional(),
+    message: z.string().optional(),
+    file: z.string(),
+  }),
   firstRun: z.boolean(),
   sandbox: z.object({
     running: z.boolean(),

@@ -9,7 +9,7 @@ import { generateKeyPair, importPrivateKey, type KeySize } from '../keys';
 import { silentLogger, type Logger } from '../log';
 import { startSandbox, type Sandbox } from '../sandbox';
 import type { SecretStore } from '../secrets';
-import { openDatabase, type Db } from '../store/database';
+import { openStore, type Db, type Store, type StoreFault } from '../store/database';
 import { Journal, type JournalEntry } from '../store/journal';
 import { Profiles, type Profile } from '../store/profiles';
 import { CallbackService } from './callbacks';
@@ -35,6 +35,8 @@ export interface StartOptions {
 
 export interface StartupReport {
   keychain: { usable: true } | { usable: false; message: string };
+  /** A damaged, read-only or unwritable database opens the app read-only, with the reason. */
+  store: { writable: true; file: string } | ({ writable: false } & StoreFault);
   firstRun: boolean;
   sandbox:
     { running: true; baseUrl: string; profileId: string } | { running: false; message: string };
@@ -55,11 +57,22 @@ export class PaydeskServices {
     /** Resolves when the entries left in flight by the last run have been reconciled. */
     readonly reconciled: Promise<JournalEntry[]>,
     private readonly sandbox: Sandbox | undefined,
+    private readonly store: Store,
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
     const log = options.log ?? silentLogger;
-    const db = openDatabase(join(options.dataDir, 'paydesk.sqlite'));
+    const store = openStore(join(options.dataDir, 'paydesk.sqlite'));
+    const db = store.db;
+    const storeReport: StartupReport['store'] = store.fault
+      ? { writable: false, ...store.fault }
+      : { writable: true, file: store.file };
+    if (store.fault) {
+      log.log('error', 'The database cannot be written; Paydesk opens read-only', {
+        code: store.fault.code,
+        file: store.fault.file,
+      });
+    }
     const profiles = new Profiles(db);
     const journal = new Journal(db);
     const connections = new Connections(profiles, options.secrets, defaultClientFactory());
@@ -91,11 +104,24 @@ export class PaydeskServices {
       log.log('warn', 'The keychain cannot be used', { reason: probe.error.reason });
       report = {
         keychain: { usable: false, message: probe.error.message },
-        // First run is a fact of the database, not of the keychain: no profile yet.
-        firstRun: profiles.list().length === 0,
+        store: storeReport,
+        // First run is a fact of the database, not of the keychain: no profile yet (and a
+        // database that could not be read is not a first run).
+        firstRun: !store.fault && profiles.list().length === 0,
         sandbox: {
           running: false,
           message: 'The built-in sandbox needs the keychain for its keys.',
+        },
+      };
+    } else if (store.fault) {
+      // The sandbox's profile follows its port, a write; and its own database sits in the same folder.
+      report = {
+        keychain: { usable: true },
+        store: storeReport,
+        firstRun: false,
+        sandbox: {
+          running: false,
+          message: 'The built-in sandbox does not start while the database is read-only.',
         },
       };
     } else {
@@ -109,18 +135,21 @@ export class PaydeskServices {
         sandbox = started.sandbox;
         report = {
           keychain: { usable: true },
+          store: storeReport,
           firstRun: started.firstRun,
           sandbox: { running: true, baseUrl: sandbox.baseUrl, profileId: started.profile.id },
         };
       } else {
         report = {
           keychain: { usable: true },
+          store: storeReport,
           firstRun: false,
           sandbox: { running: false, message: started.message },
         };
       }
     }
-    const reconciled = probe.usable ? orders.reconcile() : Promise.resolve([]);
+    // Reconciling writes the journal: a read-only start leaves every entry as it is, for the next start.
+    const reconciled = probe.usable && !store.fault ? orders.reconcile() : Promise.resolve([]);
     return new PaydeskServices(
       db,
       new ProfileService(profiles, options.secrets, connections),
@@ -131,6 +160,7 @@ export class PaydeskServices {
       report,
       reconciled,
       sandbox,
+      store,
     );
   }
 
@@ -138,7 +168,7 @@ export class PaydeskServices {
     await this.reconciled.catch(() => undefined);
     await this.orders.close();
     await this.sandbox?.close();
-    this.db.close();
+    this.store.close();
   }
 }
 

@@ -26,11 +26,13 @@ export class KeyService {
 
   async generate(profileId: string, bits: KeySize = 4096): Promise<PublicKeyView> {
     this.profiles.require(profileId);
+    this.profiles.requireWritable('attach a new key');
     return this.attach(profileId, await generateKeyPair(bits));
   }
 
   async import(profileId: string, pem: string, passphrase?: string): Promise<PublicKeyView> {
     this.profiles.require(profileId);
+    this.profiles.requireWritable('attach a new key');
     return this.attach(profileId, await importPrivateKey(pem, passphrase));
   }
 
@@ -46,6 +48,7 @@ export class KeyService {
   /** Stores and attaches key material made elsewhere (first run makes the sandbox's key). */
   async attach(profileId: string, material: KeyMaterial): Promise<PublicKeyView> {
     // The rule first: a refused key must not replace the one in the keychain.
+    this.profiles.requireWritable('attach a new key');
     this.profiles.checkKey(profileId, material.fingerprint);
     await this.secrets.set(profileId, 'rsa-private-key', material.privateKeyPkcs8Pem);
     const profile = this.profiles.attachKey(profileId, material.fingerprint);

@@ -11,7 +11,7 @@ import type { PreparedRequest } from '../gateway/request';
 import { AuthError, GatewayError, TransportError, ValidationError } from '../gateway/errors';
 import { waitForFinal, type WaitOptions } from '../gateway/poll';
 import { isFinalStatus, type StatusResponse } from '../gateway/response';
-import type { Db } from '../store/database';
+import { requireWritable, type Db } from '../store/database';
 import type { Journal, JournalEntry } from '../store/journal';
 import type { Connections } from './connection';
 import { ServiceError } from './errors';
@@ -217,6 +217,8 @@ export class OrderService {
   }
 
   private async act(kind: ActionKind, request: ActionRequest): Promise<ActionResult> {
+    // Read-only (damaged or unwritable database): nothing can be journaled, so nothing is sent.
+    requireWritable(this.db, `send a ${kind}`);
     const operation = OPERATION_OF[kind];
     const clientOrderId = request.clientOrderId.trim();
     if (!/^pd-[a-z0-9-]{6,64}$/.test(clientOrderId)) {
@@ -250,58 +252,62 @@ export class OrderService {
 
     // The rules and the journal entry in one SQLite transaction: a second refund of the same
     // order, from this window or another process, sees the first one as pending and stops.
-    const { entry, prepared } = this.db.transaction(() => {
-      const orderId = status.orderId ?? request.orderid;
-      const figures = orderFigures(status, this.journal.forTarget(orderId));
-      const allowance = allowedActions(status, figures)[kind];
-      if (!allowance.allowed)
-        throw new ServiceError(
-          allowance.reason.includes('pending') ? 'PENDING' : 'NOT_ALLOWED',
-          allowance.reason,
-        );
-      const currency = status.currency ?? '';
-      let amountMinor: bigint | undefined = allowance.maxMinor;
-      if (requested !== undefined) {
-        if (requested.currency && requested.currency !== currency) {
+    const { entry, prepared } = this.db
+      .transaction(() => {
+        const orderId = status.orderId ?? request.orderid;
+        const figures = orderFigures(status, this.journal.forTarget(orderId));
+        const allowance = allowedActions(status, figures)[kind];
+        if (!allowance.allowed)
           throw new ServiceError(
-            'AMOUNT',
-            `The order is in ${currency}; the amount must be in ${currency} too.`,
-            'amount',
+            allowance.reason.includes('pending') ? 'PENDING' : 'NOT_ALLOWED',
+            allowance.reason,
           );
+        const currency = status.currency ?? '';
+        let amountMinor: bigint | undefined = allowance.maxMinor;
+        if (requested !== undefined) {
+          if (requested.currency && requested.currency !== currency) {
+            throw new ServiceError(
+              'AMOUNT',
+              `The order is in ${currency}; the amount must be in ${currency} too.`,
+              'amount',
+            );
+          }
+          if (allowance.maxMinor !== undefined && requested.minor > allowance.maxMinor) {
+            throw new ServiceError(
+              'AMOUNT',
+              `${formatMinor(requested.minor)} ${currency} is more than what is left, ${formatMinor(allowance.maxMinor)} ${currency}.`,
+              'amount',
+            );
+          }
+          amountMinor = requested.minor;
         }
-        if (allowance.maxMinor !== undefined && requested.minor > allowance.maxMinor) {
-          throw new ServiceError(
-            'AMOUNT',
-            `${formatMinor(requested.minor)} ${currency} is more than what is left, ${formatMinor(allowance.maxMinor)} ${currency}.`,
-            'amount',
-          );
+        const fields: Record<string, string> = { client_orderid: clientOrderId, orderid: orderId };
+        // A full capture or refund is sent with its amount too: what the clerk confirmed is what is sent.
+        if ((kind === 'capture' || kind === 'refund') && amountMinor !== undefined) {
+          fields.amount = formatMinor(amountMinor);
+          fields.currency = currency;
         }
-        amountMinor = requested.minor;
-      }
-      const fields: Record<string, string> = { client_orderid: clientOrderId, orderid: orderId };
-      // A full capture or refund is sent with its amount too: what the clerk confirmed is what is sent.
-      if ((kind === 'capture' || kind === 'refund') && amountMinor !== undefined) {
-        fields.amount = formatMinor(amountMinor);
-        fields.currency = currency;
-      }
-      const comment = [reason, request.note?.trim()].filter(Boolean).join(': ');
-      if (comment) fields.comment = comment;
-      // Built and signed before the journal entry: a request that cannot be built leaves no entry.
-      const prepared = client.prepare(operation, fields);
-      const entry = this.journal.begin({
-        clientOrderId,
-        profileId: request.profileId,
-        operator: this.options.operator,
-        operation,
-        targetOrderId: orderId,
-        ...(amountMinor !== undefined ? { amountMinor } : {}),
-        ...(currency ? { currency } : {}),
-        ...(reason ? { reason } : {}),
-        ...(request.note?.trim() ? { note: request.note.trim() } : {}),
-        fields,
-      });
-      return { entry, prepared };
-    })();
+        const comment = [reason, request.note?.trim()].filter(Boolean).join(': ');
+        if (comment) fields.comment = comment;
+        // Built and signed before the journal entry: a request that cannot be built leaves no entry.
+        const prepared = client.prepare(operation, fields);
+        const entry = this.journal.begin({
+          clientOrderId,
+          profileId: request.profileId,
+          operator: this.options.operator,
+          operation,
+          targetOrderId: orderId,
+          ...(amountMinor !== undefined ? { amountMinor } : {}),
+          ...(currency ? { currency } : {}),
+          ...(reason ? { reason } : {}),
+          ...(request.note?.trim() ? { note: request.note.trim() } : {}),
+          fields,
+        });
+        return { entry, prepared };
+        // IMMEDIATE: the write lock is taken before the rules read, so another process waits its
+        // turn (busy timeout) instead of failing "database is locked" when this read must become a write.
+      })
+      .immediate();
     this.changed(entry);
     return { entry: await this.send(client, entry, prepared), replayed: false };
   }

@@ -42,6 +42,7 @@ export class ProfileService {
 
   async create(input: ProfileInput & { controlKey: string }): Promise<ProfileView> {
     checkProfileText(input.controlKey, 'controlKey', 'control key');
+    this.profiles.requireWritable('create a profile');
     const controlKey = input.controlKey.trim();
     if (!controlKey)
       throw new ProfileError('Enter the control key the gateway gave you.', 'controlKey');
@@ -59,6 +60,7 @@ export class ProfileService {
   async update(id: string, input: ProfileInput & { controlKey?: string }): Promise<ProfileView> {
     // Every field is checked before the keychain changes, so a refused update changes nothing.
     validateProfileInput(input);
+    this.profiles.requireWritable('change a profile');
     if (input.controlKey) checkProfileText(input.controlKey, 'controlKey', 'control key');
     const controlKey = input.controlKey?.trim();
     if (controlKey) await this.secrets.set(id, 'control-key', controlKey);
@@ -68,6 +70,7 @@ export class ProfileService {
   /** Removes a profile that has no journal entries, and its secrets. */
   async remove(id: string): Promise<void> {
     const profile = this.profiles.require(id);
+    this.profiles.requireWritable('remove a profile');
     if (profile.embedded) {
       throw new ProfileError(
         'The built-in Sandbox profile cannot be removed; it is what a new user starts with.',

@@ -1,54 +1,225 @@
 // The one SQLite database: WAL so reads never wait for the journal's writes, foreign keys on,
-// and numbered migrations applied in order at start, each in its own transaction.
+// a busy timeout so two processes take turns instead of failing, and numbered migrations
+// applied in order at start. openStore() is what the app uses: it checks the file first and,
+// when it is damaged, read-only or in a folder Paydesk cannot write, opens the app read-only
+// on a private copy (or an empty database) and never writes to, moves or deletes the file.
+
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import Database from 'better-sqlite3';
 
+import { describeStoreProblem, StoreError, toStoreError, type StoreErrorCode } from './errors';
 import { MIGRATIONS } from './migrations';
+
+export { StoreError } from './errors';
 
 export type Db = Database.Database;
 
-export class StoreError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'StoreError';
-  }
+/** How long a write waits for another process's lock before it is a BUSY StoreError. */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+export interface OpenOptions {
+  busyTimeoutMs?: number;
 }
 
-/** Opens (creating if needed) the database at `file` (or ':memory:') and migrates it. */
-export function openDatabase(file: string): Db {
-  let db: Db;
+/** Turns whatever opening threw into a StoreError that names the file. */
+function openError(error: unknown, file: string): StoreError {
+  const mapped = toStoreError(error, file);
+  if (mapped) return mapped;
+  // better-sqlite3 throws a TypeError when the folder does not exist.
+  const detail = error instanceof Error ? error.message : String(error);
+  return new StoreError('UNWRITABLE', describeStoreProblem('UNWRITABLE', file, detail), {
+    cause: error,
+    file,
+  });
+}
+
+/**
+ * Opens (creating if needed) the database at `file` (or ':memory:'), migrates it and proves it
+ * can be written. Every failure is a StoreError with a code and a sentence.
+ */
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  let db: Db | undefined;
   try {
-    db = new Database(file);
+    // The timeout is the busy handler; set at open so even the first pragma waits its turn.
+    db = new Database(file, { timeout: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS });
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('synchronous = FULL'); // a journal entry written before sending must survive a power cut
+    migrate(db);
+    proveWritable(db);
+    return db;
   } catch (error) {
-    throw new StoreError(
-      `Paydesk could not open its database at ${file}: ${(error as Error).message}. Check that the folder exists and is writable.`,
-      { cause: error },
-    );
+    db?.close();
+    throw openError(error, file);
   }
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('synchronous = FULL'); // a journal entry written before sending must survive a power cut
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-  return db;
 }
 
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+function newerSchema(db: Db, current: number): StoreError {
+  return new StoreError(
+    'NEWER_SCHEMA',
+    `The database was written by a newer Paydesk (schema ${current}, this one knows ${MIGRATIONS.length}). Update Paydesk.`,
+    { file: db.name },
+  );
+}
+
+/**
+ * Applies the missing migrations, each in its own IMMEDIATE transaction that reads the version
+ * again under the write lock: two processes starting at once on a new file take turns, and the
+ * second finds the work done instead of creating the tables twice.
+ */
 export function migrate(db: Db): void {
-  const current = schemaVersion(db);
-  if (current > MIGRATIONS.length) {
-    throw new StoreError(
-      `The database was written by a newer Paydesk (schema ${current}, this one knows ${MIGRATIONS.length}). Update Paydesk.`,
-    );
+  if (schemaVersion(db) > MIGRATIONS.length) throw newerSchema(db, schemaVersion(db));
+  for (;;) {
+    const applied = db
+      .transaction(() => {
+        const current = schemaVersion(db);
+        if (current > MIGRATIONS.length) throw newerSchema(db, current);
+        if (current === MIGRATIONS.length) return false;
+        db.exec(MIGRATIONS[current] ?? '');
+        db.pragma(`user_version = ${current + 1}`);
+        return true;
+      })
+      .immediate();
+    if (!applied) return;
   }
-  for (let version = current + 1; version <= MIGRATIONS.length; version++) {
-    const sql = MIGRATIONS[version - 1] ?? '';
-    db.transaction(() => {
-      db.exec(sql);
-      db.pragma(`user_version = ${version}`);
-    })();
+}
+
+/**
+ * A read-only file opens without complaint and fails only at the first write. Rewriting the
+ * schema version with its own value is a real write that changes nothing, so the problem shows
+ * at start, not in the middle of a refund.
+ */
+function proveWritable(db: Db): void {
+  db.transaction(() => db.pragma(`user_version = ${schemaVersion(db)}`)).immediate();
+}
+
+/**
+ * PRAGMA quick_check over a read-only connection: a damaged file is found before anything
+ * writes to it (a read-write connection could checkpoint its WAL into it on close).
+ */
+function checkIntegrity(file: string, options: OpenOptions): void {
+  const db = new Database(file, {
+    readonly: true,
+    fileMustExist: true,
+    timeout: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS,
+  });
+  try {
+    const rows = db.pragma('quick_check') as { quick_check: string }[];
+    const problems = rows.map((r) => r.quick_check).filter((m) => m !== 'ok');
+    if (problems.length > 0) {
+      const detail = `the integrity check found: ${problems.slice(0, 3).join('; ')}`;
+      throw new StoreError('DAMAGED', describeStoreProblem('DAMAGED', file, detail), {
+        sqliteCode: 'SQLITE_CORRUPT',
+        file,
+      });
+    }
+  } finally {
+    db.close();
   }
+}
+
+/** Why the app is read-only: shown in the banner and in every refused change. */
+export interface StoreFault {
+  code: StoreErrorCode;
+  /** The database file the problem is about. */
+  file: string;
+  /** What is wrong and what to do, for the banner. */
+  message: string;
+}
+
+export interface Store {
+  db: Db;
+  file: string;
+  /** Set when the app runs read-only; undefined when the database is healthy. */
+  fault: StoreFault | undefined;
+  close(): void;
+}
+
+const faults = new WeakMap<Db, StoreFault>();
+
+/** The fault that made this database read-only, if any. */
+export function storeFaultOf(db: Db): StoreFault | undefined {
+  return faults.get(db);
+}
+
+/**
+ * Throws a typed StoreError when the app runs read-only. Called before anything that writes,
+ * and above all before a money-moving request: it could not be journaled before it is sent.
+ */
+export function requireWritable(db: Db, action: string): void {
+  const fault = faults.get(db);
+  if (!fault) return;
+  throw new StoreError(
+    fault.code,
+    `Paydesk is open read-only and cannot ${action}: nothing was sent or changed, since it could not be written to the journal first. ${fault.message}`,
+    { file: fault.file },
+  );
+}
+
+/**
+ * Opens the app's database. A healthy file is opened for reading and writing. A damaged,
+ * read-only or unwritable one is left exactly as it is: the app runs on a private copy of it
+ * (so profiles and the journal can still be read) or, when even that cannot be read, on an
+ * empty database; both refuse every write, and `fault` says what is wrong.
+ */
+export function openStore(file: string, options: OpenOptions = {}): Store {
+  try {
+    if (existsSync(file)) checkIntegrity(file, options);
+    const db = openDatabase(file, options);
+    return { db, file, fault: undefined, close: () => db.close() };
+  } catch (error) {
+    const problem = openError(error, file);
+    const fault: StoreFault = { code: problem.code, file, message: problem.message };
+    const fallback = openCopy(file) ?? openEmpty();
+    // The backstop: any write that gets past requireWritable() fails with SQLITE_READONLY.
+    fallback.db.pragma('query_only = ON');
+    faults.set(fallback.db, fault);
+    return { db: fallback.db, file, fault, close: fallback.close };
+  }
+}
+
+/** A migrated copy of the file (and its WAL) in a private temp folder, or undefined. */
+function openCopy(file: string): { db: Db; close(): void } | undefined {
+  if (!existsSync(file)) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-readonly-'));
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  let db: Db | undefined;
+  try {
+    const copy = join(dir, 'paydesk.sqlite');
+    copyFileSync(file, copy);
+    chmodSync(copy, 0o600); // the copy keeps a read-only file's mode otherwise
+    if (existsSync(`${file}-wal`)) {
+      copyFileSync(`${file}-wal`, `${copy}-wal`);
+      chmodSync(`${copy}-wal`, 0o600);
+    }
+    const opened = new Database(copy);
+    db = opened;
+    opened.pragma('foreign_keys = ON');
+    if (schemaVersion(opened) < MIGRATIONS.length) migrate(opened);
+    opened.prepare('SELECT COUNT(*) FROM profiles').get(); // the least a lookup needs
+    return {
+      db: opened,
+      close: () => {
+        opened.close();
+        removeDir();
+      },
+    };
+  } catch {
+    db?.close();
+    removeDir();
+    return undefined;
+  }
+}
+
+function openEmpty(): { db: Db; close(): void } {
+  const db = new Database(':memory:');
+  migrate(db);
+  return { db, close: () => db.close() };
 }

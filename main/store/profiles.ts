@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { validateBaseUrl } from '../gateway/request';
 import { checkKeyEnvironment } from '../keys/environment';
 import { BROKEN_TEXT_MESSAGE, isWellFormedText, unsafeTextMessage } from '../../preload/text-rules';
-import type { Db } from './database';
+import { requireWritable, type Db } from './database';
 
 export type Environment = 'production' | 'test' | 'sandbox';
 export const ENVIRONMENTS: readonly Environment[] = ['production', 'test', 'sandbox'];
@@ -122,6 +122,11 @@ export class Profiles {
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** Throws a typed StoreError when the app runs read-only (see openStore). */
+  requireWritable(action: string): void {
+    requireWritable(this.db, action);
+  }
 
   list(): Profile[] {
     return (this.db.prepare('SELECT * FROM profiles ORDER BY name').all() as Row[]).map(toProfile);

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { paydesk, unwrap } from './api';
 import { EnvironmentBadge } from './components/EnvironmentBadge';
 import { ErrorNotice, Notice } from './components/Notice';
+import { StoreNotice } from './components/StoreNotice';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
 import { keys, useAppStatus, useJournalEvents } from './queries';
 import { hrefOf, SCREENS, useRoute } from './route';
@@ -98,6 +99,9 @@ function Frame() {
           </ul>
         </nav>
         <main className="app-main">
+          {status.data && !status.data.store.writable && (
+            <StoreNotice message={status.data.store.message} file={status.data.store.file} />
+          )}
           {status.data && !status.data.keychain.usable && (
             <Notice kind="warning">
               <strong>The keychain cannot be used.</strong> {status.data.keychain.message}
