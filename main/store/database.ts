@@ -181,7 +181,7 @@ export function openStore(file: string, options: OpenOptions = {}): Store {
     // The backstop: any write that gets past requireWritable() fails with SQLITE_READONLY.
     fallback.db.pragma('query_only = ON');
     faults.set(fallback.db, fault);
-    return { db: fallback.db, file, fault, close: fallback.close };
+    return { db: fallback.db, file, fault, close: () => fallback.close() };
   }
 }
 

@@ -8,8 +8,8 @@ export function StoreNotice({ message, file }: { message?: string | undefined; f
       <strong>Paydesk is read-only: its database cannot be written.</strong>{' '}
       {message ?? `Check the database at ${file}.`}{' '}
       <span>
-        Lookups and the journal still work; capture, void, refund and cancel are refused until
-        this is fixed, because nothing may be sent that the journal cannot record first.
+        Lookups and the journal still work; capture, void, refund and cancel are refused until this
+        is fixed, because nothing may be sent that the journal cannot record first.
       </span>
     </div>
   );
