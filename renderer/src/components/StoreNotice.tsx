@@ -5,12 +5,13 @@
 export function StoreNotice({ message, file }: { message?: string | undefined; file: string }) {
   return (
     <div className="notice notice-error store-notice" role="alert">
-      <strong>Paydesk is read-only: its database cannot be written.</strong>{' '}
-      {message ?? `Check the database at ${file}.`}{' '}
-      <span>
-        Lookups and the journal still work; capture, void, refund and cancel are refused until this
-        is fixed, because nothing may be sent that the journal cannot record first.
-      </span>
+      <strong>Paydesk is read-only: its database cannot be written.</strong>
+      <p>{message ?? `Check the database at ${file}.`}</p>
+      <p>
+        Meanwhile lookups and the journal still work; capture, void, refund and cancel are refused,
+        and so are changes to profiles and keys, because nothing may be sent that the journal cannot
+        record first.
+      </p>
     </div>
   );
 }
