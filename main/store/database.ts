@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 
 import { describeStoreProblem, StoreError, toStoreError, type StoreErrorCode } from './errors';
 import { MIGRATIONS } from './migrations';
+import { defaultErrorMapper, typedDb } from './typed-db';
 
 export { StoreError } from './errors';
 
@@ -38,7 +39,8 @@ function openError(error: unknown, file: string): StoreError {
 
 /**
  * Opens (creating if needed) the database at `file` (or ':memory:'), migrates it and proves it
- * can be written. Every failure is a StoreError with a code and a sentence.
+ * can be written. Every failure, here and in every later use of the handle, is a StoreError
+ * with a code and a sentence (see typed-db.ts).
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   let db: Db | undefined;
@@ -50,7 +52,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = FULL'); // a journal entry written before sending must survive a power cut
     migrate(db);
     proveWritable(db);
-    return db;
+    return typedDb(db, defaultErrorMapper(file));
   } catch (error) {
     db?.close();
     throw openError(error, file);
@@ -155,8 +157,11 @@ export function storeFaultOf(db: Db): StoreFault | undefined {
  */
 export function requireWritable(db: Db, action: string): void {
   const fault = faults.get(db);
-  if (!fault) return;
-  throw new StoreError(
+  if (fault) throw readOnlyError(fault, action);
+}
+
+function readOnlyError(fault: StoreFault, action: string): StoreError {
+  return new StoreError(
     fault.code,
     `Paydesk is open read-only and cannot ${action}: nothing was sent or changed, since it could not be written to the journal first. ${fault.message}`,
     { file: fault.file },
@@ -178,10 +183,18 @@ export function openStore(file: string, options: OpenOptions = {}): Store {
     const problem = openError(error, file);
     const fault: StoreFault = { code: problem.code, file, message: problem.message };
     const fallback = openCopy(file) ?? openEmpty();
-    // The backstop: any write that gets past requireWritable() fails with SQLITE_READONLY.
+    // The backstop: any write that gets past requireWritable() fails with SQLITE_READONLY,
+    // which the handle reports as the fault itself; other errors name the original file.
     fallback.db.pragma('query_only = ON');
-    faults.set(fallback.db, fault);
-    return { db: fallback.db, file, fault, close: () => fallback.close() };
+    const toStore = defaultErrorMapper(file);
+    const db = typedDb(fallback.db, (raw) => {
+      const mapped = toStore(raw);
+      return mapped instanceof StoreError && mapped.code === 'READ_ONLY'
+        ? readOnlyError(fault, 'change anything')
+        : mapped;
+    });
+    faults.set(db, fault);
+    return { db, file, fault, close: () => fallback.close() };
   }
 }
 

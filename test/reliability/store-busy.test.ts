@@ -139,8 +139,9 @@ it('a lock held past the busy timeout is a typed, retryable store error, and the
     } catch (error) {
       thrown = error;
     }
+    // Thrown by the store itself as a StoreError: no caller sees a raw SqliteError.
+    expect(thrown).toBeInstanceOf(StoreError);
     const typed = toStoreError(thrown, file);
-    expect(typed).toBeInstanceOf(StoreError);
     expect(typed).toMatchObject({ code: 'BUSY', retryable: true, sqliteCode: 'SQLITE_BUSY' });
     expect(typed?.message).toMatch(/stayed locked .* Try again in a moment/);
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { journalCsv } from '../../../main/store/csv';
-import { openDatabase, schemaVersion, type Db } from '../../../main/store/database';
+import { openDatabase, schemaVersion, StoreError, type Db } from '../../../main/store/database';
 import { Journal } from '../../../main/store/journal';
 import { MIGRATIONS } from '../../../main/store/migrations';
 import { Profiles } from '../../../main/store/profiles';
@@ -53,6 +53,51 @@ describe('the database', () => {
     db.close();
     expect(() => (db = openDatabase(file))).toThrow(/newer Paydesk/);
     db = openDatabase(':memory:');
+  });
+});
+
+describe('database errors', () => {
+  it('leave every store call as a typed StoreError with a code and a sentence, never a raw SqliteError', () => {
+    const thrown = (fn: () => unknown): unknown => {
+      try {
+        fn();
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    const constraint = thrown(() => db.prepare("INSERT INTO profiles (id) VALUES ('x')").run());
+    expect(constraint).toBeInstanceOf(StoreError);
+    expect(constraint).toMatchObject({ code: 'CONSTRAINT', retryable: false });
+    const inTransaction = thrown(() =>
+      db.transaction(() => db.exec('INSERT INTO nowhere VALUES (1)')).immediate(),
+    );
+    expect(inTransaction).toBeInstanceOf(StoreError);
+    expect((inTransaction as StoreError).message).toMatch(/no such table: nowhere/);
+    // Rules thrown inside a transaction pass unchanged; chained statements stay typed.
+    const rule = new RangeError('a rule said no');
+    expect(
+      thrown(() =>
+        db.transaction(() => {
+          throw rule;
+        })(),
+      ),
+    ).toBe(rule);
+    const rows = db.prepare('SELECT 1 AS one').safeIntegers(true).all();
+    expect(rows).toEqual([{ one: 1n }]);
+    expect([...db.prepare('SELECT 2 AS two').iterate()]).toEqual([{ two: 2 }]);
+    // A reused client_orderid is still the journal's own sentence.
+    const journal = new Journal(db);
+    const profileId = new Profiles(db).create(sandboxProfile).id;
+    const entry = {
+      clientOrderId: 'pd-dup-000001',
+      profileId,
+      operator: 'ann',
+      operation: 'RETURN',
+      fields: { client_orderid: 'pd-dup-000001' },
+    };
+    journal.begin(entry);
+    expect(() => journal.begin(entry)).toThrow(/already in the journal/);
   });
 });
 
