@@ -178,6 +178,15 @@ function plausible(field: string, options: { realProfile: boolean }): fc.Arbitra
       return fc.constantFrom(...REFUND_REASONS, ...VOID_REASONS, '');
     case 'note':
       return hostileString;
+    case 'text':
+      return fc.oneof(
+        hostileString,
+        fc.constantFrom(
+          'status=approved&orderid=1&client_orderid=x&control=0000000000000000000000000000000000000000',
+          'https://shop.example/return?status=approved&orderid=1&control=abc',
+          'orderid=%FF%FE&status=%E0%80',
+        ),
+      );
     case 'environment':
       return fc.constantFrom('production', 'test', 'sandbox', 'prod');
     case 'baseUrl':
@@ -266,6 +275,7 @@ const SHAPES: Record<string, string[]> = {
   'orders.cancel': ACTION_FIELDS,
   'journal.search': ['filter', 'offset', 'limit'],
   'journal.exportCsv': ['filter'],
+  'tools.checkCallback': ['profileId', 'text'],
 };
 
 function shaped(fields: string[], options: { realProfile: boolean }): fc.Arbitrary<unknown> {
@@ -311,7 +321,7 @@ function payloads(call: string): fc.Arbitrary<unknown> {
 }
 
 // Profiles last: a fuzzed update may point the sandbox profile at a closed port.
-const ORDER = ['app', 'orders', 'journal', 'keys', 'profiles'];
+const ORDER = ['app', 'orders', 'journal', 'tools', 'keys', 'profiles'];
 const calls = allCalls().sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b));
 
 describe('every bridge call, fuzzed through the real bridge and services', () => {
