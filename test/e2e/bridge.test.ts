@@ -26,7 +26,16 @@ describe('window.paydesk in the page', () => {
 
   it('exposes only the contract: no ipcRenderer, no generic invoke', async () => {
     const keys = await h.page.evaluate(() => Object.keys(window.paydesk!).sort());
-    expect(keys).toEqual(['app', 'journal', 'keys', 'on', 'orders', 'profiles', 'tools', 'version']);
+    expect(keys).toEqual([
+      'app',
+      'journal',
+      'keys',
+      'on',
+      'orders',
+      'profiles',
+      'tools',
+      'version',
+    ]);
     expect(
       await h.page.evaluate(() => typeof (window as unknown as { require?: unknown }).require),
     ).toBe('undefined');
