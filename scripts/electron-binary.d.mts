@@ -3,10 +3,7 @@
 
 export type InstallFailure = 'failed' | 'stalled' | 'too-slow' | 'not-started';
 export type MissingReason =
-  | InstallFailure
-  | 'override-missing'
-  | 'no-package'
-  | 'nothing-installed';
+  InstallFailure | 'override-missing' | 'no-package' | 'nothing-installed';
 
 export interface Env {
   [name: string]: string | undefined;

@@ -65,7 +65,8 @@ export function findElectronBinary(electronDir, env = process.env) {
   }
   if (relative === '') return null;
   const { version } = JSON.parse(readFileSync(path.join(electronDir, 'package.json'), 'utf8'));
-  if (readText(path.join(electronDir, 'dist', 'version')).replace(/^v/, '') !== version) return null;
+  if (readText(path.join(electronDir, 'dist', 'version')).replace(/^v/, '') !== version)
+    return null;
   const binary = path.join(electronDir, 'dist', relative);
   return existsSync(binary) ? binary : null;
 }
@@ -173,7 +174,9 @@ export function installElectron({
       rmSync(tempDir, { recursive: true, force: true });
       resolve(result);
     };
-    child.on('error', (error) => finish({ ok: false, reason: 'not-started', detail: error.message }));
+    child.on('error', (error) =>
+      finish({ ok: false, reason: 'not-started', detail: error.message }),
+    );
     // 'close', not 'exit': the installer's piped output has all arrived by then.
     child.on('close', (code, signal) => {
       if (stopped !== null) finish({ ok: false, reason: stopped, detail: '' });
@@ -189,7 +192,8 @@ const WHY = {
     `Electron executable in it (${platformExecutable()}).`,
   'no-package': () =>
     'The electron package is not installed (node_modules/electron): run `npm install` first.',
-  failed: (version) => `Electron ${version} could not be downloaded (see the installer's output above).`,
+  failed: (version) =>
+    `Electron ${version} could not be downloaded (see the installer's output above).`,
   stalled: (version, _env, limits) =>
     `The download of Electron ${version} stalled: nothing arrived for ${limits.stallSeconds} s, ` +
     'so it was stopped.',
@@ -204,14 +208,20 @@ const WHY = {
  * What to tell the user when the Electron binary cannot be had: why, how to get it anyway, and
  * which of the package's scripts work without it.
  */
-export function missingElectronAdvice({ reason, version, scripts = {}, env = process.env, limits }) {
+export function missingElectronAdvice({
+  reason,
+  version,
+  scripts = {},
+  env = process.env,
+  limits,
+}) {
   const lines = [
     'Paydesk was built (out/), but it cannot be started: ' +
       WHY[reason](version, env, limits ?? { stallSeconds: 60, maxMinutes: 30 }),
     '',
     `To get Electron ${version} (\`npm start\` runs its installer again each time):`,
     '  - behind a proxy: set HTTPS_PROXY (and NO_PROXY) before `npm start`;',
-    '  - through a mirror of Electron\'s releases: set ELECTRON_MIRROR, e.g.',
+    "  - through a mirror of Electron's releases: set ELECTRON_MIRROR, e.g.",
     '    ELECTRON_MIRROR=https://mirror.example/electron/ npm start',
     `  - with Electron ${version} unpacked elsewhere: set ELECTRON_OVERRIDE_DIST_PATH to its folder;`,
     '  - a slow link: PAYDESK_ELECTRON_STALL_SECONDS and PAYDESK_ELECTRON_DOWNLOAD_MINUTES raise the limits.',
@@ -231,7 +241,9 @@ export function missingElectronAdvice({ reason, version, scripts = {}, env = pro
 
 function positiveNumber(text, fallback) {
   const value = Number(text);
-  return text !== undefined && text !== '' && Number.isFinite(value) && value > 0 ? value : fallback;
+  return text !== undefined && text !== '' && Number.isFinite(value) && value > 0
+    ? value
+    : fallback;
 }
 
 /**

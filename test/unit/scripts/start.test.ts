@@ -104,7 +104,11 @@ beforeEach(() => {
   mkdirSync(electronDir, { recursive: true });
   writeFileSync(
     path.join(electronDir, 'package.json'),
-    JSON.stringify({ name: 'electron', version: VERSION, bin: { 'install-electron': 'install.js' } }),
+    JSON.stringify({
+      name: 'electron',
+      version: VERSION,
+      bin: { 'install-electron': 'install.js' },
+    }),
   );
 });
 afterEach(() => {
@@ -127,7 +131,9 @@ function start(env: Record<string, string | undefined> = {}, args: string[] = []
 }
 
 const launchedWith = () =>
-  readFileSync(path.join(electronDir, 'dist', 'launched-with.txt'), 'utf8').trim().split('\n');
+  readFileSync(path.join(electronDir, 'dist', 'launched-with.txt'), 'utf8')
+    .trim()
+    .split('\n');
 const installerRan = () =>
   JSON.parse(readFileSync(path.join(electronDir, 'installer-ran.json'), 'utf8')) as {
     pid: number;
