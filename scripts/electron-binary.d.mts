@@ -44,3 +44,6 @@ export function startApp(options: {
   print?: (text: string) => void;
   pollMs?: number;
 }): Promise<number>;
+
+/** The URL Electron's installer fetches, as @electron/get computes it. */
+export function downloadUrl(version: string, env?: Env): string;

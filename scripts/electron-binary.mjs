@@ -146,15 +146,22 @@ export function installElectron({
       stopped = reason;
       child.kill();
     };
+    let downloaded = 0;
     const watch = setInterval(() => {
       const now = Date.now();
-      const bytes = bytesUnder(tempDir) + bytesUnder(path.join(electronDir, 'dist'));
-      if (bytes !== lastBytes) {
-        lastBytes = bytes;
+      // The zip grows in tempDir, then moves to Electron's cache, then is unpacked into dist/.
+      const inTemp = bytesUnder(tempDir);
+      const unpacked = bytesUnder(path.join(electronDir, 'dist'));
+      downloaded = Math.max(downloaded, inTemp);
+      if (inTemp + unpacked !== lastBytes) {
+        lastBytes = inTemp + unpacked;
         lastChange = now;
       }
       const seconds = Math.round((now - started) / 1000);
-      const line = `Electron: ${(bytes / MB).toFixed(1)} MB downloaded and unpacked, ${seconds} s`;
+      const line =
+        `Electron: ${(downloaded / MB).toFixed(1)} MB downloaded` +
+        (unpacked > 0 ? `, ${(unpacked / MB).toFixed(1)} MB unpacked` : '') +
+        ` (${seconds} s)`;
       if (onTerminal) print(`\r${line}`);
       else if (now - lastLogged >= 10_000) {
         print(`${line}\n`);
@@ -186,14 +193,32 @@ export function installElectron({
   });
 }
 
+/** The URL Electron's installer fetches, computed as @electron/get does (artifact-utils.js). */
+export function downloadUrl(version, env = process.env) {
+  const setting = (npmName, envName, fallback) =>
+    env[`npm_config_electron_${npmName}`] || env[envName] || fallback;
+  const base = setting(
+    'mirror',
+    'ELECTRON_MIRROR',
+    'https://github.com/electron/electron/releases/download/',
+  );
+  const dir = setting('custom_dir', 'ELECTRON_CUSTOM_DIR', `v${version}`).replace(
+    '{{ version }}',
+    version,
+  );
+  const file = `electron-v${version}-${process.platform}-${process.arch}.zip`;
+  return `${base}${dir}/${file}`;
+}
+
 const WHY = {
   'override-missing': (version, env) =>
     `ELECTRON_OVERRIDE_DIST_PATH is set to ${env.ELECTRON_OVERRIDE_DIST_PATH}, but there is no ` +
     `Electron executable in it (${platformExecutable()}).`,
   'no-package': () =>
     'The electron package is not installed (node_modules/electron): run `npm install` first.',
-  failed: (version) =>
-    `Electron ${version} could not be downloaded (see the installer's output above).`,
+  failed: (version, env) =>
+    `Electron ${version} could not be downloaded from ${downloadUrl(version, env)} ` +
+    "(the installer's own message is above).",
   stalled: (version, _env, limits) =>
     `The download of Electron ${version} stalled: nothing arrived for ${limits.stallSeconds} s, ` +
     'so it was stopped.',
@@ -221,7 +246,7 @@ export function missingElectronAdvice({
     '',
     `To get Electron ${version} (\`npm start\` runs its installer again each time):`,
     '  - behind a proxy: set HTTPS_PROXY (and NO_PROXY) before `npm start`;',
-    "  - through a mirror of Electron's releases: set ELECTRON_MIRROR, e.g.",
+    "  - through a mirror of Electron's releases: set ELECTRON_MIRROR (ending in /), e.g.",
     '    ELECTRON_MIRROR=https://mirror.example/electron/ npm start',
     `  - with Electron ${version} unpacked elsewhere: set ELECTRON_OVERRIDE_DIST_PATH to its folder;`,
     '  - a slow link: PAYDESK_ELECTRON_STALL_SECONDS and PAYDESK_ELECTRON_DOWNLOAD_MINUTES raise the limits.',

@@ -183,11 +183,13 @@ describe.skipIf(process.platform === 'win32')('npm start without the Electron bi
 
   it('says what to do and what works without Electron when the download fails', async () => {
     layOut('fails');
-    const { code, printed } = await start();
+    const { code, printed } = await start({ ELECTRON_MIRROR: 'https://mirror.invalid/electron/' });
 
     expect(code).toBe(1);
     expect(printed).toContain('HTTPError: Response code 404'); // the installer's reason
-    expect(printed).toContain(`Electron ${VERSION} could not be downloaded`);
+    expect(printed).toContain(
+      `Electron ${VERSION} could not be downloaded from https://mirror.invalid/electron/v${VERSION}/electron-v${VERSION}-${process.platform}-${process.arch}.zip`,
+    );
     for (const advice of ['HTTPS_PROXY', 'ELECTRON_MIRROR', 'ELECTRON_OVERRIDE_DIST_PATH']) {
       expect(printed).toContain(advice);
     }
@@ -215,6 +217,7 @@ describe.skipIf(process.platform === 'win32')('npm start without the Electron bi
     const { code, printed } = await start({ PAYDESK_ELECTRON_STALL_SECONDS: '2' });
 
     expect(printed).not.toContain('download of Electron 45.4.1 stalled');
+    expect(printed).toMatch(/Electron: \d+\.\d MB downloaded \(\d+ s\)/); // the progress line
     expect(code).toBe(0);
     expect(launchedWith()).toEqual([root]);
   });
