@@ -39,7 +39,6 @@ export function startApp(options: {
   args?: string[];
   env?: Env;
   electronDir?: string | null;
-  installer?: string[];
   inheritStdio?: boolean;
   print?: (text: string) => void;
   pollMs?: number;

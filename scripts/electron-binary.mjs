@@ -273,15 +273,15 @@ function positiveNumber(text, fallback) {
 
 /**
  * `npm start` after the build: find Electron (fetching it when missing), launch it on `root`, and
- * resolve to the exit code for the process. `electronDir` and `installer` are where tests put a
- * stand-in Electron package and installer; by default they are the real ones.
+ * resolve to the exit code for the process. The installer is the electron package's own
+ * install.js; `electronDir` is where tests put a stand-in package (with a stand-in install.js),
+ * by default the one Node resolves from `root`.
  */
 export async function startApp({
   root,
   args = [],
   env = process.env,
   electronDir = electronPackageDir(root),
-  installer,
   inheritStdio = true,
   print = (text) => process.stderr.write(text),
   pollMs,
@@ -313,7 +313,6 @@ export async function startApp({
     );
     const result = await installElectron({
       electronDir,
-      command: installer,
       env,
       stallMs: limits.stallSeconds * 1000,
       maxMs: limits.maxMinutes * 60_000,
