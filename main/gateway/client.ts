@@ -2,6 +2,7 @@
 // the answer into a typed result or a typed error. It never retries a request by itself:
 // whether a lost answer means "done" or "not done" is decided by asking `status` (services).
 
+import { checkIdentity } from './identity';
 import type { RequestOperation, ResponseType, ResponseTypeOf } from './operations';
 import { getOperation } from './operations';
 import { buildRequest, type BuildOptions, type Credentials, type PreparedRequest } from './request';
@@ -49,7 +50,9 @@ export class GatewayClient {
     signal?: AbortSignal,
   ): Promise<ResponseOf<T>> {
     const raw = await this.send(request, { ...this.options, signal });
-    return readResponse(raw, expected);
+    const answer = readResponse(raw, expected);
+    checkIdentity(request, answer);
+    return answer;
   }
 
   /** Builds, signs, sends and reads one operation. */

@@ -2,7 +2,15 @@
 // it says what happened and what to do next, never a stack trace or a secret.
 
 export type GatewayErrorCode =
-  'INPUT' | 'VALIDATION' | 'AUTH' | 'SERVER' | 'TRANSPORT' | 'TIMEOUT' | 'UNREADABLE' | 'ABORTED';
+  | 'INPUT'
+  | 'VALIDATION'
+  | 'AUTH'
+  | 'SERVER'
+  | 'TRANSPORT'
+  | 'TIMEOUT'
+  | 'UNREADABLE'
+  | 'ABORTED'
+  | 'IDENTITY';
 
 export abstract class GatewayError extends Error {
   abstract readonly code: GatewayErrorCode;
@@ -75,14 +83,45 @@ export class ServerError extends GatewayError {
 /** The request did not reach the gateway, or its answer did not reach us. */
 export class TransportError extends GatewayError {
   readonly code: 'TRANSPORT' | 'TIMEOUT' | 'ABORTED';
+  /**
+   * True only when the request provably never left this computer: no connection was made
+   * (DNS failure, connection refused, TLS refused before any byte of the request was written,
+   * cancelled or timed out before connecting). Anything else may have reached the gateway.
+   */
+  readonly neverLeft: boolean;
   constructor(
     code: 'TRANSPORT' | 'TIMEOUT' | 'ABORTED',
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; neverLeft?: boolean },
   ) {
     super(message, options);
     this.code = code;
+    this.neverLeft = options?.neverLeft ?? false;
     this.name = 'TransportError';
+  }
+}
+
+/** True when the error proves the request never left: nothing can have been recorded. */
+export function provablyNotSent(error: unknown): boolean {
+  return error instanceof TransportError && error.neverLeft;
+}
+
+/**
+ * The gateway answered about another order than the one asked about (its merchant-order-id or
+ * paynet-order-id is not the request's). Nothing is recorded from such an answer.
+ */
+export class IdentityError extends GatewayError {
+  readonly code = 'IDENTITY';
+  constructor(
+    readonly field: 'merchant-order-id' | 'paynet-order-id',
+    readonly expected: string,
+    readonly received: string | undefined,
+  ) {
+    super(
+      `The gateway's answer is about another order (${field} ${received === undefined ? 'missing' : JSON.stringify(received)}, asked about ${JSON.stringify(expected)}); nothing was recorded from it. ` +
+        'Look the order up again; if this repeats, tell the gateway operator.',
+    );
+    this.name = 'IdentityError';
   }
 }
 

@@ -21,9 +21,16 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const MAY_HAVE_BEEN_RECORDED =
   'The gateway may already have recorded the operation: look the order up before sending anything again.';
+const NOTHING_SENT = 'No connection was made, so nothing was sent.';
 
 /** Turns a socket or TLS failure into a sentence a clerk can act on. */
-function describeNetworkError(error: NodeJS.ErrnoException, host: string): string {
+function describeNetworkError(
+  error: NodeJS.ErrnoException,
+  host: string,
+  connected: boolean,
+): string {
+  if (!connected && (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !error.code))
+    return `The connection to ${host} failed before it was made (${error.code ?? error.message}). ${NOTHING_SENT}`;
   switch (error.code) {
     case 'ECONNREFUSED':
       return `The gateway at ${host} refused the connection: it is not running or the base URL's port is wrong.`;
@@ -43,7 +50,9 @@ function describeNetworkError(error: NodeJS.ErrnoException, host: string): strin
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return `The TLS certificate presented by ${host} is for another name; nothing was sent. Check the base URL.`;
     default:
-      return `The request to ${host} failed (${error.code ?? error.message}). ${MAY_HAVE_BEEN_RECORDED}`;
+      return connected
+        ? `The request to ${host} failed (${error.code ?? error.message}). ${MAY_HAVE_BEEN_RECORDED}`
+        : `The connection to ${host} failed (${error.code ?? error.message}). ${NOTHING_SENT}`;
   }
 }
 
@@ -70,6 +79,7 @@ export function sendPrepared(
       new TransportError(
         'TRANSPORT',
         `Refusing to send payment data to ${url.origin} without TLS; use https://.`,
+        { neverLeft: true },
       ),
     );
   }
@@ -78,6 +88,7 @@ export function sendPrepared(
       new TransportError(
         'ABORTED',
         'The request was cancelled before it was sent; nothing reached the gateway.',
+        { neverLeft: true },
       ),
     );
   }
@@ -86,6 +97,10 @@ export function sendPrepared(
 
   return new Promise<RawResponse>((resolve, reject) => {
     let settled = false;
+    // Whether a byte of the request may have reached the gateway: false until a connection (the
+    // TLS handshake, for https) is made. Node writes the request only on a connected socket, so
+    // an error before that proves nothing left; after it, the request may have arrived.
+    let connected = false;
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
@@ -99,7 +114,13 @@ export function sendPrepared(
         reject(error);
       });
     const onAbort = () =>
-      fail(new TransportError('ABORTED', `The request was cancelled. ${MAY_HAVE_BEEN_RECORDED}`));
+      fail(
+        new TransportError(
+          'ABORTED',
+          `The request was cancelled. ${connected ? MAY_HAVE_BEEN_RECORDED : NOTHING_SENT}`,
+          { neverLeft: !connected },
+        ),
+      );
 
     const requestOptions: https.RequestOptions = {
       method: request.method,
@@ -139,13 +160,23 @@ export function sendPrepared(
       );
       res.on('error', (error: NodeJS.ErrnoException) =>
         fail(
-          new TransportError('TRANSPORT', describeNetworkError(error, url.host), { cause: error }),
+          new TransportError('TRANSPORT', describeNetworkError(error, url.host, true), {
+            cause: error,
+          }),
         ),
       );
     });
+    req.on('socket', (socket) => {
+      // A kept-alive socket is already connected: the request may leave at once.
+      if (req.reusedSocket || !socket.connecting) connected = true;
+      else socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true));
+    });
     req.on('error', (error: NodeJS.ErrnoException) =>
       fail(
-        new TransportError('TRANSPORT', describeNetworkError(error, url.host), { cause: error }),
+        new TransportError('TRANSPORT', describeNetworkError(error, url.host, connected), {
+          cause: error,
+          neverLeft: !connected,
+        }),
       ),
     );
     const timer = setTimeout(
@@ -153,7 +184,10 @@ export function sendPrepared(
         fail(
           new TransportError(
             'TIMEOUT',
-            `No answer from the gateway at ${url.host} within ${Math.round(timeoutMs / 1000)} s. ${MAY_HAVE_BEEN_RECORDED}`,
+            connected
+              ? `No answer from the gateway at ${url.host} within ${Math.round(timeoutMs / 1000)} s. ${MAY_HAVE_BEEN_RECORDED}`
+              : `No connection to the gateway at ${url.host} within ${Math.round(timeoutMs / 1000)} s. ${NOTHING_SENT}`,
+            { neverLeft: !connected },
           ),
         ),
       timeoutMs,

@@ -2,6 +2,14 @@
 // *before* it is sent, with its fresh client_orderid, and updated with each answer. After a
 // crash or a lost answer an entry is reconciled by asking `status`, never by sending again.
 // Rows are never deleted; their state only moves forward.
+//
+// The state machine: sending -> acknowledged -> final, sending/unknown -> refused, and
+// sending -> unknown when the request may have reached the gateway but its answer did not
+// reach us (an *unsettled* entry: it counts as pending until the gateway's status or a person
+// settles it). A repeat of the state an entry is already in is a no-op (final stays final,
+// unknown stays unknown); anything else backwards is refused. Every change reads and writes the
+// row in one IMMEDIATE transaction, so one writer at a time changes an entry, in this process or
+// another one on the same file.
 
 import type { Db } from './database';
 import { findCardData } from '../../preload/card-data';
@@ -25,6 +33,8 @@ export interface NewJournalEntry {
   email?: string;
   /** The request's fields; they are redacted before they are stored. */
   fields: Readonly<Record<string, string>>;
+  /** Who is sending it and until when: another process seeing the lease waits, never sends. */
+  lease?: { owner: string; until: Date };
 }
 
 export interface JournalEntry {
@@ -48,6 +58,13 @@ export interface JournalEntry {
   createdAt: string;
   updatedAt: string;
   finalAt: string | null;
+  /** When the request may first have left; an unsettled entry's quarantine counts from here. */
+  sentAt: string | null;
+  leaseOwner: string | null;
+  leaseUntil: string | null;
+  /** Set when a person settled the entry by hand, with their reason. */
+  settledBy: string | null;
+  settleReason: string | null;
 }
 
 export interface JournalFilter {
@@ -93,6 +110,11 @@ interface Row {
   created_at: string;
   updated_at: string;
   final_at: string | null;
+  sent_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  settled_by: string | null;
+  settle_reason: string | null;
 }
 
 function toEntry(row: Row): JournalEntry {
@@ -117,8 +139,16 @@ function toEntry(row: Row): JournalEntry {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finalAt: row.final_at,
+    sentAt: row.sent_at,
+    leaseOwner: row.lease_owner,
+    leaseUntil: row.lease_until,
+    settledBy: row.settled_by,
+    settleReason: row.settle_reason,
   };
 }
+
+/** The columns to set, 'same' for a legal repeat (a no-op), or 'illegal'. */
+type Decision = Record<string, string | null> | 'same' | 'illegal';
 
 export class JournalError extends Error {
   constructor(message: string) {
@@ -148,9 +178,11 @@ export class Journal {
       this.db
         .prepare(
           `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
-             currency, reason, note, email, summary, state, created_at, updated_at)
+             currency, reason, note, email, summary, state, created_at, updated_at, sent_at,
+             lease_owner, lease_until)
            VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
-             @currency, @reason, @note, @email, @summary, 'sending', @at, @at)`,
+             @currency, @reason, @note, @email, @summary, 'sending', @at, @at, @at,
+             @leaseOwner, @leaseUntil)`,
         )
         .run({
           clientOrderId: entry.clientOrderId,
@@ -165,6 +197,8 @@ export class Journal {
           email: entry.email ?? null,
           summary: JSON.stringify(redactFields(entry.fields)),
           at,
+          leaseOwner: entry.lease?.owner ?? null,
+          leaseUntil: entry.lease?.until.toISOString() ?? null,
         });
     } catch (error) {
       if (String(error).includes('UNIQUE constraint failed: journal.client_orderid')) {
@@ -193,10 +227,17 @@ export class Journal {
 
   /** The gateway acknowledged the request (an async-response): its orderid is now known. */
   acknowledge(clientOrderId: string, orderId: string | undefined): JournalEntry {
-    return this.update(clientOrderId, ['sending', 'unknown'], {
-      state: 'acknowledged',
-      orderid: orderId ?? null,
-    });
+    return this.transition(
+      clientOrderId,
+      (current): Decision => {
+        // A late acknowledgement of an entry already further on repeats what is known: a no-op.
+        if (current.state === 'acknowledged' || current.state === 'final')
+          return orderId && !current.orderId ? { orderid: orderId } : 'same';
+        if (current.state === 'refused') return 'illegal';
+        return { state: 'acknowledged', orderid: orderId ?? null };
+      },
+      'acknowledged',
+    );
   }
 
   /** The gateway's final status for the operation. */
@@ -204,56 +245,136 @@ export class Journal {
     clientOrderId: string,
     answer: { status: string; orderId?: string; errorCode?: string; errorMessage?: string },
   ): JournalEntry {
-    return this.update(clientOrderId, IN_FLIGHT, {
-      state: 'final',
-      status: answer.status,
-      orderid: answer.orderId ?? null,
-      error_code: answer.errorCode ?? null,
-      error_message: answer.errorMessage ?? null,
-      final_at: this.now().toISOString(),
-    });
-  }
-
-  /** The gateway refused the request as invalid: nothing was processed. */
-  refuse(clientOrderId: string, error: { code?: string; message: string }): JournalEntry {
-    return this.update(clientOrderId, ['sending', 'unknown'], {
-      state: 'refused',
-      error_code: error.code ?? null,
-      error_message: error.message,
-      final_at: this.now().toISOString(),
-    });
-  }
-
-  /** The answer was lost (timeout, cut connection, 5xx): reconcile with `status` later. */
-  markUnknown(clientOrderId: string, error: { code?: string; message: string }): JournalEntry {
-    return this.update(clientOrderId, ['sending'], {
-      state: 'unknown',
-      error_code: error.code ?? null,
-      error_message: error.message,
-    });
-  }
-
-  private update(
-    clientOrderId: string,
-    from: readonly JournalState[],
-    set: Record<string, string | null>,
-  ): JournalEntry {
-    const current = this.require(clientOrderId);
-    if (!from.includes(current.state)) {
-      throw new JournalError(
-        `The journal entry ${clientOrderId} is ${current.state} and cannot become ${set.state ?? 'changed'}.`,
-      );
-    }
-    // COALESCE keeps an orderid learned earlier when a later answer does not repeat it.
-    const columns = Object.keys(set).map((c) =>
-      c === 'orderid' ? 'orderid = COALESCE(@orderid, orderid)' : `${c} = @${c}`,
+    return this.transition(
+      clientOrderId,
+      (current): Decision => {
+        if (current.state === 'final') return current.status === answer.status ? 'same' : 'illegal';
+        if (current.state === 'refused') return 'illegal';
+        return {
+          state: 'final',
+          status: answer.status,
+          orderid: answer.orderId ?? null,
+          error_code: answer.errorCode ?? null,
+          error_message: answer.errorMessage ?? null,
+          final_at: this.now().toISOString(),
+        };
+      },
+      'final',
     );
+  }
+
+  /** The gateway refused the request, or it provably never left: nothing was processed. */
+  refuse(clientOrderId: string, error: { code?: string; message: string }): JournalEntry {
+    return this.transition(
+      clientOrderId,
+      (current): Decision => {
+        if (current.state === 'refused') return 'same';
+        if (current.state !== 'sending' && current.state !== 'unknown') return 'illegal';
+        return {
+          state: 'refused',
+          error_code: error.code ?? null,
+          error_message: error.message,
+          final_at: this.now().toISOString(),
+        };
+      },
+      'refused',
+    );
+  }
+
+  /**
+   * The request may have reached the gateway but its answer did not reach us (timeout, cut
+   * connection, 5xx, a crash): the entry is unsettled until `status` or a person settles it.
+   */
+  markUnknown(clientOrderId: string, error: { code?: string; message: string }): JournalEntry {
+    return this.transition(
+      clientOrderId,
+      (current): Decision => {
+        // Already unsettled, or the gateway's word already came: nothing to add.
+        if (current.state === 'unknown' || current.state === 'acknowledged') return 'same';
+        if (current.state !== 'sending') return 'illegal';
+        return { state: 'unknown', error_code: error.code ?? null, error_message: error.message };
+      },
+      'unknown',
+    );
+  }
+
+  /**
+   * A person settles an entry whose outcome Paydesk cannot learn (the gateway has no record
+   * of it, or it stays processing), with their reason. Never silent: it is in the journal.
+   */
+  settleByHand(
+    clientOrderId: string,
+    settlement: { outcome: 'approved' | 'not-received'; reason: string; by: string },
+  ): JournalEntry {
+    const reason = settlement.reason.trim();
+    if (!reason) throw new JournalError('Settling an entry by hand needs a reason.');
+    return this.transition(
+      clientOrderId,
+      (current): Decision => {
+        if (!IN_FLIGHT.includes(current.state))
+          throw new JournalError(
+            `The journal entry ${clientOrderId} is already ${current.state}; only an entry still waiting for the gateway can be settled by hand.`,
+          );
+        const common = {
+          settled_by: settlement.by,
+          settle_reason: reason,
+          final_at: this.now().toISOString(),
+        };
+        return settlement.outcome === 'approved'
+          ? { ...common, state: 'final', status: 'approved', error_code: null, error_message: null }
+          : {
+              ...common,
+              state: 'refused',
+              error_code: 'SETTLED_BY_HAND',
+              error_message: `Settled by hand as not received by ${settlement.by}: ${reason}`,
+            };
+      },
+      'settled',
+    );
+  }
+
+  /** Renews (or takes over) the lease of an entry being sent. */
+  lease(clientOrderId: string, lease: { owner: string; until: Date } | null): void {
     this.db
-      .prepare(
-        `UPDATE journal SET ${columns.join(', ')}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
-      )
-      .run({ ...set, updated_at: this.now().toISOString(), client_orderid: clientOrderId });
-    return this.require(clientOrderId);
+      .prepare('UPDATE journal SET lease_owner = ?, lease_until = ? WHERE client_orderid = ?')
+      .run(lease?.owner ?? null, lease?.until.toISOString() ?? null, clientOrderId);
+  }
+
+  /**
+   * Reads the entry, decides, and writes, in one IMMEDIATE transaction: one writer at a time.
+   * `decide` returns the columns to set, 'same' for a legal repeat (nothing changes), or
+   * 'illegal' for a transition the state machine refuses.
+   */
+  private transition(
+    clientOrderId: string,
+    decide: (current: JournalEntry) => Decision,
+    to: string,
+  ): JournalEntry {
+    return this.db
+      .transaction(() => {
+        const current = this.require(clientOrderId);
+        const set = decide(current);
+        if (set === 'same') return current;
+        if (set === 'illegal') {
+          throw new JournalError(
+            `The journal entry ${clientOrderId} is ${current.state}${current.status ? ` (${current.status})` : ''} and cannot become ${to}.`,
+          );
+        }
+        // COALESCE keeps an orderid learned earlier when a later answer does not repeat it.
+        const columns = Object.keys(set).map((c) =>
+          c === 'orderid' ? 'orderid = COALESCE(@orderid, orderid)' : `${c} = @${c}`,
+        );
+        // Leaving 'sending' ends the lease: nobody is sending it any more.
+        const lease =
+          set.state && set.state !== 'sending' ? ', lease_owner = NULL, lease_until = NULL' : '';
+        this.db
+          .prepare(
+            `UPDATE journal SET ${columns.join(', ')}${lease}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
+          )
+          .run({ ...set, updated_at: this.now().toISOString(), client_orderid: clientOrderId });
+        return this.require(clientOrderId);
+      })
+      .immediate();
   }
 
   /** Entries whose final answer is still owed, oldest first: what a start must reconcile. */

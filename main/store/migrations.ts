@@ -57,4 +57,14 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 2: the profile of the sandbox Paydesk runs itself (started with the app, seeded with demo orders).
   `ALTER TABLE profiles ADD COLUMN embedded INTEGER NOT NULL DEFAULT 0 CHECK (embedded IN (0, 1));`,
+  // 3: never twice. When the request may have left (sent_at: the quarantine of an unsettled entry
+  // counts from it), which process is sending it (a lease, so a second process waits instead of
+  // sending), and who settled an entry by hand and why.
+  `
+  ALTER TABLE journal ADD COLUMN sent_at TEXT;
+  ALTER TABLE journal ADD COLUMN lease_owner TEXT;
+  ALTER TABLE journal ADD COLUMN lease_until TEXT;
+  ALTER TABLE journal ADD COLUMN settled_by TEXT;
+  ALTER TABLE journal ADD COLUMN settle_reason TEXT;
+  `,
 ];

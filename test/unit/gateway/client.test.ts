@@ -183,7 +183,9 @@ describe('TLS verification is always on', () => {
 
   it('refuses an untrusted certificate even when NODE_TLS_REJECT_UNAUTHORIZED=0', async () => {
     const port = await listen(https.createServer(tls), (_req, _body, res) =>
-      res.writeHead(200, vnd).end('{"type":"status-response","status":"approved"}'),
+      res
+        .writeHead(200, vnd)
+        .end('{"type":"status-response","status":"approved","paynet-order-id":"1"}'),
     );
     const previous = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
     process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
@@ -200,7 +202,9 @@ describe('TLS verification is always on', () => {
 
   it('trusts a certificate whose CA the profile names', async () => {
     const port = await listen(https.createServer(tls), (_req, _body, res) =>
-      res.writeHead(200, vnd).end('{"type":"status-response","status":"approved"}'),
+      res
+        .writeHead(200, vnd)
+        .end('{"type":"status-response","status":"approved","paynet-order-id":"1"}'),
     );
     const client = new GatewayClient(credentialsFor(`https://127.0.0.1:${port}/paynet`), {
       ca: tls.cert,

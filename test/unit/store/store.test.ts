@@ -234,7 +234,7 @@ describe('the journal', () => {
     });
     expect(journal.inFlight()).toEqual([]);
     expect(() => journal.finish('r-1', { status: 'declined' })).toThrow(
-      /is final and cannot become final/,
+      /is final \(approved\) and cannot become final/,
     );
   });
 
