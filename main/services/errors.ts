@@ -9,7 +9,9 @@ export type ServiceErrorCode =
   | 'CARD_DATA'
   | 'INPUT'
   | 'NO_SECRET'
-  | 'ACTION_MISMATCH';
+  | 'ACTION_MISMATCH'
+  /** Sent, but its answer could not be written to the journal yet: pending, being retried. */
+  | 'NOT_RECORDED';
 
 export class ServiceError extends Error {
   constructor(

@@ -1,21 +1,21 @@
 // Order use cases: look an order up, and capture, void, refund or cancel it. Every rule is
 // checked before anything is sent; the journal entry is written before the request leaves;
 // an action carries a client_orderid that the caller got when it opened the action and reuses
-// on retry, so a retry after a lost answer asks `status` first and never pays out twice.
+// on retry. One action id, one request, ever: calls with the same id run one after another in
+// this process, a second process waits for the lease of the first, and a retry never sends
+// (it asks `status`; see in-flight.ts for what becomes of a request that may have left).
 
 import { randomBytes } from 'node:crypto';
 
 import { formatMinor, parseAmount } from '../gateway/amount';
-import type { GatewayClient } from '../gateway/client';
 import type { PreparedRequest } from '../gateway/request';
-import { AuthError, GatewayError, TransportError, ValidationError } from '../gateway/errors';
-import { waitForFinal, type WaitOptions } from '../gateway/poll';
 import { isFinalStatus, type StatusResponse } from '../gateway/response';
 import { requireWritable, type Db } from '../store/database';
-import type { Journal, JournalEntry } from '../store/journal';
+import { JournalError, type Journal, type JournalEntry } from '../store/journal';
 import type { Connections } from './connection';
 import { ServiceError } from './errors';
 import { refuseCardData } from './free-text';
+import { InFlight, type InFlightOptions } from './in-flight';
 import {
   allowedActions,
   orderFigures,
@@ -104,24 +104,26 @@ const OPERATION_OF: Record<ActionKind, 'CAPTURE' | 'VOID' | 'RETURN'> = {
 
 const REASON_REQUIRED: readonly ActionKind[] = ['refund', 'void', 'cancel'];
 
-export interface OrderServiceOptions {
-  operator: string;
-  /** Options for following an order to its final status (tests pass a fast clock). */
-  wait?: Omit<WaitOptions, 'signal' | 'onStep'>;
-  onEntryChanged?: (entry: JournalEntry) => void;
-}
+export type OrderServiceOptions = InFlightOptions;
+
+/** An action id already in the journal (claimed), or the entry just begun and its request. */
+type Claim =
+  | { claimed: JournalEntry }
+  | { claimed?: undefined; entry: JournalEntry; prepared: PreparedRequest };
 
 export class OrderService {
-  /** Background follow-ups, by client_orderid, so callers and tests can await them. */
-  private readonly following = new Map<string, Promise<JournalEntry>>();
-  private readonly stop = new AbortController();
+  private readonly inFlight: InFlight;
+  /** The tail of the calls made with each action id: the next one waits for it. */
+  private readonly byActionId = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly db: Db,
     private readonly journal: Journal,
     private readonly connections: Connections,
     private readonly options: OrderServiceOptions,
-  ) {}
+  ) {
+    this.inFlight = new InFlight(journal, connections, options);
+  }
 
   /** A fresh client_orderid for a new action; keep it and send it again on every retry. */
   openAction(): { clientOrderId: string } {
@@ -216,7 +218,20 @@ export class OrderService {
     return this.act('cancel', request);
   }
 
-  private async act(kind: ActionKind, request: ActionRequest): Promise<ActionResult> {
+  private act(kind: ActionKind, request: ActionRequest): Promise<ActionResult> {
+    const clientOrderId = request.clientOrderId.trim();
+    // Calls with one action id run one after another: the second sees what the first did.
+    const before = this.byActionId.get(clientOrderId) ?? Promise.resolve();
+    const run = before.then(() => this.actOnce(kind, request));
+    const tail = run.catch(() => undefined);
+    this.byActionId.set(clientOrderId, tail);
+    void tail.then(() => {
+      if (this.byActionId.get(clientOrderId) === tail) this.byActionId.delete(clientOrderId);
+    });
+    return run;
+  }
+
+  private async actOnce(kind: ActionKind, request: ActionRequest): Promise<ActionResult> {
     // Read-only (damaged or unwritable database): nothing can be journaled, so nothing is sent.
     requireWritable(this.db, `send a ${kind}`);
     const operation = OPERATION_OF[kind];
@@ -250,10 +265,13 @@ export class OrderService {
     const requested =
       kind === 'capture' || kind === 'refund' ? this.requestedAmount(request) : undefined;
 
-    // The rules and the journal entry in one SQLite transaction: a second refund of the same
-    // order, from this window or another process, sees the first one as pending and stops.
-    const { entry, prepared } = this.db
-      .transaction(() => {
+    // The rules and the journal entry in one IMMEDIATE SQLite transaction: a second refund of
+    // the same order, from this window or another process, sees the first one as pending and
+    // stops; the same action id claimed meanwhile by another process is resumed, not sent.
+    const claim = this.db
+      .transaction((): Claim => {
+        const claimed = this.journal.get(clientOrderId);
+        if (claimed) return { claimed };
         const orderId = status.orderId ?? request.orderid;
         const figures = orderFigures(status, this.journal.forTarget(orderId));
         const allowance = allowedActions(status, figures)[kind];
@@ -302,14 +320,17 @@ export class OrderService {
           ...(reason ? { reason } : {}),
           ...(request.note?.trim() ? { note: request.note.trim() } : {}),
           fields,
+          lease: this.inFlight.lease(),
         });
         return { entry, prepared };
         // IMMEDIATE: the write lock is taken before the rules read, so another process waits its
         // turn (busy timeout) instead of failing "database is locked" when this read must become a write.
       })
       .immediate();
+    if (claim.claimed) return this.resume(claim.claimed, kind, request);
+    const { entry, prepared } = claim;
     this.changed(entry);
-    return { entry: await this.send(client, entry, prepared), replayed: false };
+    return { entry: await this.inFlight.send(client, entry, prepared), replayed: false };
   }
 
   private requestedAmount(
@@ -317,38 +338,6 @@ export class OrderService {
   ): { minor: bigint; currency?: string } | undefined {
     if (request.amount === undefined || request.amount.trim() === '') return undefined;
     return { minor: parseAmount(request.amount, 'amount').minor };
-  }
-
-  /** Sends a journaled request and records the answer; a lost answer leaves the entry unknown. */
-  private async send(
-    client: GatewayClient,
-    entry: JournalEntry,
-    prepared: PreparedRequest,
-  ): Promise<JournalEntry> {
-    try {
-      const ack = await client.sendPrepared(prepared, 'async-response');
-      const acknowledged = this.journal.acknowledge(entry.clientOrderId, ack.orderId);
-      this.changed(acknowledged);
-      this.follow(client, acknowledged);
-      return acknowledged;
-    } catch (error) {
-      if (error instanceof ValidationError || error instanceof AuthError) {
-        this.changed(
-          this.journal.refuse(entry.clientOrderId, {
-            code: error instanceof ValidationError ? error.gatewayCode : error.code,
-            message: error.message,
-          }),
-        );
-      } else if (error instanceof GatewayError) {
-        const unknown = this.journal.markUnknown(entry.clientOrderId, {
-          code: error.code,
-          message: error.message,
-        });
-        this.changed(unknown);
-        this.follow(client, unknown);
-      }
-      throw error;
-    }
   }
 
   /** A retry with a client_orderid already in the journal. */
@@ -375,114 +364,32 @@ export class OrderService {
         'amount',
       );
     }
-    if (existing.state !== 'sending' && existing.state !== 'unknown')
-      return { entry: existing, replayed: true };
-    // The answer was lost: ask the gateway whether it has the request before sending anything.
-    const { client } = await this.connections.clientFor(existing.profileId);
-    const found = await this.statusByClientOrderId(client, existing);
-    if (found) return { entry: this.adopt(client, existing, found), replayed: true };
-    // The journal's summary of a capture, void or return is the whole request (no card data).
-    const prepared = client.prepare(OPERATION_OF[kind], { ...existing.summary });
-    return { entry: await this.send(client, existing, prepared), replayed: false };
-  }
-
-  /** The gateway's status of our own request, or undefined when the gateway has no record of it. */
-  private async statusByClientOrderId(
-    client: GatewayClient,
-    entry: JournalEntry,
-  ): Promise<StatusResponse | undefined> {
-    try {
-      return await client.status({
-        client_orderid: entry.clientOrderId,
-        ...(entry.orderId ? { orderid: entry.orderId } : {}),
-      });
-    } catch (error) {
-      if (error instanceof ValidationError) return undefined;
-      throw error;
-    }
-  }
-
-  private adopt(client: GatewayClient, entry: JournalEntry, status: StatusResponse): JournalEntry {
-    let current = entry;
-    if (current.state !== 'acknowledged')
-      current = this.journal.acknowledge(entry.clientOrderId, status.orderId);
-    if (isFinalStatus(status.status)) {
-      current = this.journal.finish(entry.clientOrderId, {
-        status: status.status,
-        ...(status.orderId ? { orderId: status.orderId } : {}),
-        ...(status.errorMessage ? { errorMessage: status.errorMessage } : {}),
-        ...(status.errorCode ? { errorCode: status.errorCode } : {}),
-      });
-    } else {
-      this.follow(client, current);
-    }
-    this.changed(current);
-    return current;
-  }
-
-  /** Follows an entry to its final status in the background, polling with the published cadence. */
-  private follow(client: GatewayClient, entry: JournalEntry): void {
-    if (this.following.has(entry.clientOrderId)) return;
-    const ref = {
-      client_orderid: entry.clientOrderId,
-      ...(entry.orderId ? { orderid: entry.orderId } : {}),
-    };
-    const source = {
-      status: async () => {
-        const found = await this.statusByClientOrderId(
-          client,
-          this.journal.get(entry.clientOrderId) ?? entry,
-        );
-        if (!found)
-          throw new TransportError('TRANSPORT', 'The gateway has no record of this request yet.');
-        return found;
-      },
-    };
-    const done = waitForFinal(source, ref, { ...this.options.wait, signal: this.stop.signal })
-      .then((outcome) => {
-        const current = this.journal.get(entry.clientOrderId) ?? entry;
-        if (!outcome.final) return current;
-        return this.adopt(client, current, outcome.response);
-      })
-      // Stopped or unreachable: the entry stays in flight and is reconciled at the next start.
-      .catch(() => entry)
-      .finally(() => this.following.delete(entry.clientOrderId));
-    this.following.set(entry.clientOrderId, done);
+    // Never sent again: what is known, or the gateway's status, or "unsettled, still asking".
+    return this.inFlight.resume(existing);
   }
 
   /** Resolves when the entry's background follow-up has ended (its final status, or given up). */
   settled(clientOrderId: string): Promise<JournalEntry | undefined> {
-    return this.following.get(clientOrderId) ?? Promise.resolve(this.journal.get(clientOrderId));
+    return this.inFlight.settled(clientOrderId);
   }
 
-  /**
-   * At start: every entry left in flight is reconciled by asking `status` with its
-   * client_orderid, never by sending again. One the gateway has no record of was never
-   * processed, and is closed as refused so the clerk can open the action anew.
-   */
-  async reconcile(): Promise<JournalEntry[]> {
-    const results: JournalEntry[] = [];
-    for (const entry of this.journal.inFlight()) {
-      try {
-        const { client } = await this.connections.clientFor(entry.profileId);
-        const found = await this.statusByClientOrderId(client, entry);
-        if (found) {
-          results.push(this.adopt(client, entry, found));
-        } else {
-          const closed = this.journal.refuse(entry.clientOrderId, {
-            code: 'NOT_RECEIVED',
-            message:
-              'The gateway has no record of this request: it was not processed. Open the action again to retry.',
-          });
-          this.changed(closed);
-          results.push(closed);
-        }
-      } catch {
-        // The gateway or keychain is unreachable now: the entry stays in flight for the next try.
-        results.push(entry);
-      }
+  /** At start: every entry whose final word is owed is asked about again (see in-flight.ts). */
+  reconcile(): Promise<JournalEntry[]> {
+    return this.inFlight.reconcile();
+  }
+
+  /** A person settles an entry by hand, with a reason that goes into the journal. */
+  settleByHand(
+    clientOrderId: string,
+    outcome: 'approved' | 'not-received',
+    reason: string,
+  ): JournalEntry {
+    try {
+      return this.inFlight.settleByHand(clientOrderId, outcome, reason);
+    } catch (error) {
+      if (error instanceof JournalError) throw new ServiceError('NOT_ALLOWED', error.message);
+      throw error;
     }
-    return results;
   }
 
   private changed(entry: JournalEntry): void {
@@ -490,8 +397,7 @@ export class OrderService {
   }
 
   /** Stops following orders (the app is quitting); entries stay in flight for the next start. */
-  async close(): Promise<void> {
-    this.stop.abort();
-    await Promise.allSettled([...this.following.values()]);
+  close(): Promise<void> {
+    return this.inFlight.close();
   }
 }

@@ -1,0 +1,444 @@
+// The fate of every request that may have left: sent once, its answer recorded (retrying the
+// journal write if the disk is full), followed to its final status, and never sent again while
+// its fate is unknown. "No record" from `status` for a request that may have reached the
+// gateway means "not yet": the entry stays unsettled (pending, counted in the figures) and is
+// asked about again on a backoff for a quarantine that outlasts the gateway's processing; only
+// then is it closed as not received, saying how long Paydesk waited. Only a request that
+// provably never left (no connection was made) is closed as not sent at once.
+
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+
+import type { GatewayClient } from '../gateway/client';
+import {
+  AuthError,
+  GatewayError,
+  provablyNotSent,
+  TransportError,
+  ValidationError,
+} from '../gateway/errors';
+import { ONE_HOUR, waitForFinal, type WaitOptions } from '../gateway/poll';
+import type { PreparedRequest } from '../gateway/request';
+import { isFinalStatus, type AsyncResponse, type StatusResponse } from '../gateway/response';
+import { IN_FLIGHT, JournalError, type Journal, type JournalEntry } from '../store/journal';
+import type { Connections } from './connection';
+import { ServiceError } from './errors';
+
+/** How long an unsettled entry is asked about before "no record" is taken as "not received". */
+export const DEFAULT_QUARANTINE_MS = ONE_HOUR;
+/** How long a process may hold an entry it is sending (the 30 s timeout, with room to spare). */
+export const DEFAULT_LEASE_MS = 2 * 60_000;
+
+export interface InFlightOptions {
+  operator: string;
+  /** Options for following an order to its final status (tests pass a fast clock). */
+  wait?: Omit<WaitOptions, 'signal' | 'onStep'>;
+  /** The quarantine of an unsettled entry, from when it may have left (tests shorten it). */
+  quarantineMs?: number;
+  leaseMs?: number;
+  /** Retries of a journal write after sending: the first `foreground` while the clerk waits. */
+  recordRetry?: {
+    foreground: number;
+    background: number;
+    firstDelayMs: number;
+    maxDelayMs: number;
+  };
+  onEntryChanged?: (entry: JournalEntry) => void;
+}
+
+const DEFAULT_RECORD_RETRY = {
+  foreground: 3,
+  background: 12,
+  firstDelayMs: 50,
+  maxDelayMs: 30_000,
+};
+
+const WORD: Record<string, string> = { CAPTURE: 'capture', RETURN: 'refund', VOID: 'void' };
+const wordOf = (entry: JournalEntry) => WORD[entry.operation] ?? entry.operation.toLowerCase();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** True when the lease names a live process other than `owner` and has not run out. */
+export function heldByAnother(entry: JournalEntry, owner: string, now: number): boolean {
+  if (!entry.leaseOwner || entry.leaseOwner === owner || !entry.leaseUntil) return false;
+  if (Date.parse(entry.leaseUntil) <= now) return false;
+  // A lease of a process on this computer that no longer runs (killed) is void at once.
+  const [host, pid] = entry.leaseOwner.split(':');
+  if (host === hostname() && pid && /^\d+$/.test(pid)) {
+    try {
+      process.kill(Number(pid), 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    }
+  }
+  return true;
+}
+
+export class InFlight {
+  /** This process's name in leases: host, pid, and a random part for each service instance. */
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  /** Background follow-ups, by client_orderid, so callers and tests can await them. */
+  private readonly following = new Map<string, Promise<JournalEntry>>();
+  /** Entries whose answer is being written to the journal again (the first write failed). */
+  private readonly recording = new Map<string, Promise<void>>();
+  private readonly stop = new AbortController();
+
+  constructor(
+    private readonly journal: Journal,
+    private readonly connections: Connections,
+    private readonly options: InFlightOptions,
+  ) {}
+
+  private get quarantineMs(): number {
+    return this.options.quarantineMs ?? DEFAULT_QUARANTINE_MS;
+  }
+
+  lease(): { owner: string; until: Date } {
+    return {
+      owner: this.owner,
+      until: new Date(Date.now() + (this.options.leaseMs ?? DEFAULT_LEASE_MS)),
+    };
+  }
+
+  /** When the quarantine of an entry ends: from when it may have left. */
+  quarantineEnd(entry: JournalEntry): number {
+    return Date.parse(entry.sentAt ?? entry.createdAt) + this.quarantineMs;
+  }
+
+  /**
+   * Sends a journaled request once and records what became of it. The real cause of a
+   * failure reaches the caller; once the request may have left, no message says it was not.
+   */
+  async send(
+    client: GatewayClient,
+    entry: JournalEntry,
+    prepared: PreparedRequest,
+  ): Promise<JournalEntry> {
+    let ack: AsyncResponse | undefined;
+    let failure: unknown;
+    try {
+      ack = await client.sendPrepared(prepared, 'async-response');
+    } catch (error) {
+      failure = error;
+    }
+    const write = () => this.recordOutcome(entry.clientOrderId, ack, failure);
+    const retry = { ...DEFAULT_RECORD_RETRY, ...this.options.recordRetry };
+    let recorded: JournalEntry;
+    try {
+      recorded = await this.writeWithRetry(
+        write,
+        retry.foreground,
+        retry.firstDelayMs,
+        retry.maxDelayMs,
+      );
+    } catch (writeError) {
+      if (writeError instanceof JournalError || provablyNotSent(failure))
+        throw failure ?? writeError;
+      // Sent, and the answer could not be written: keep the entry sending (pending), keep
+      // trying in the background, and say exactly that.
+      this.recordInBackground(client, entry, write, retry);
+      throw new ServiceError(
+        'NOT_RECORDED',
+        `The ${wordOf(entry)} was sent to the gateway` +
+          (ack ? `, which received it${ack.orderId ? ` (orderid ${ack.orderId})` : ''}` : '') +
+          `; its answer could not be recorded yet (${(writeError as Error).message}). ` +
+          'The order stays pending while Paydesk keeps trying to record it and asks the gateway for its status. Do not send it again.',
+      );
+    }
+    this.changed(recorded);
+    if (recorded.state === 'acknowledged' || recorded.state === 'unknown')
+      this.follow(client, recorded);
+    if (failure !== undefined) throw failure;
+    return recorded;
+  }
+
+  /** The journal write for what sending gave: one of four outcomes. */
+  private recordOutcome(
+    clientOrderId: string,
+    ack: AsyncResponse | undefined,
+    failure: unknown,
+  ): JournalEntry {
+    if (ack) return this.journal.acknowledge(clientOrderId, ack.orderId);
+    if (failure instanceof ValidationError || failure instanceof AuthError) {
+      return this.journal.refuse(clientOrderId, {
+        code: failure instanceof ValidationError ? failure.gatewayCode : failure.code,
+        message: failure.message,
+      });
+    }
+    if (provablyNotSent(failure)) {
+      return this.journal.refuse(clientOrderId, {
+        code: 'NOT_SENT',
+        message: (failure as Error).message,
+      });
+    }
+    // Timeout, cut connection, 5xx, an unreadable or foreign answer: it may have arrived.
+    return this.journal.markUnknown(clientOrderId, {
+      code: failure instanceof GatewayError ? failure.code : 'UNKNOWN',
+      message: failure instanceof Error ? failure.message : String(failure),
+    });
+  }
+
+  private async writeWithRetry(
+    write: () => JournalEntry,
+    attempts: number,
+    firstDelayMs: number,
+    maxDelayMs: number,
+  ): Promise<JournalEntry> {
+    let delay = firstDelayMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return write();
+      } catch (error) {
+        // An illegal transition will not become legal by waiting.
+        if (error instanceof JournalError || attempt >= attempts || this.stop.signal.aborted)
+          throw error;
+      }
+      await sleep(delay);
+      delay = Math.min(delay * 2, maxDelayMs);
+    }
+  }
+
+  private recordInBackground(
+    client: GatewayClient,
+    entry: JournalEntry,
+    write: () => JournalEntry,
+    retry: typeof DEFAULT_RECORD_RETRY,
+  ): void {
+    const first = Math.min(retry.firstDelayMs * 2 ** retry.foreground, retry.maxDelayMs);
+    const done = this.writeWithRetry(write, retry.background, first, retry.maxDelayMs)
+      .then((recorded) => {
+        this.changed(recorded);
+        if (recorded.state === 'acknowledged' || recorded.state === 'unknown')
+          this.follow(client, recorded);
+      })
+      // Still unwritable: the entry stays sending, and the next start reconciles it by status.
+      .catch(() => undefined)
+      .finally(() => this.recording.delete(entry.clientOrderId));
+    this.recording.set(entry.clientOrderId, done);
+  }
+
+  /**
+   * A retry of an action already in the journal. It never sends: it returns what is known,
+   * waits for another process that is sending it, or asks `status` and adopts the answer.
+   */
+  async resume(existing: JournalEntry): Promise<{ entry: JournalEntry; replayed: true }> {
+    for (;;) {
+      const current = this.journal.get(existing.clientOrderId) ?? existing;
+      if (current.state !== 'sending' && current.state !== 'unknown')
+        return { entry: current, replayed: true };
+      if (current.state === 'sending') {
+        if (heldByAnother(current, this.owner, Date.now())) {
+          // Another process is sending it right now: wait for its answer, never send.
+          await sleep(50);
+          continue;
+        }
+        if (this.recording.has(current.clientOrderId)) {
+          throw new ServiceError(
+            'NOT_RECORDED',
+            `The ${wordOf(current)} was sent; its answer could not be recorded yet. The order stays pending while Paydesk keeps trying. Do not send it again.`,
+          );
+        }
+      }
+      const { client } = await this.connections.clientFor(current.profileId);
+      const found = await this.statusOf(client, current);
+      if (found) return { entry: this.adopt(client, current, found), replayed: true };
+      const unsettled = this.journal.markUnknown(current.clientOrderId, {
+        code: 'INTERRUPTED',
+        message: 'Paydesk stopped before the gateway answered; the request may have reached it.',
+      });
+      this.changed(unsettled);
+      if (this.closeIfQuarantineOver(unsettled))
+        return { entry: this.journal.get(current.clientOrderId) ?? unsettled, replayed: true };
+      this.follow(client, unsettled);
+      throw new ServiceError('PENDING', this.unsettledMessage(unsettled));
+    }
+  }
+
+  unsettledMessage(entry: JournalEntry): string {
+    const until = new Date(this.quarantineEnd(entry)).toISOString().slice(11, 16);
+    return (
+      `This ${wordOf(entry)} may have reached the gateway, which has no record of it yet. ` +
+      `Paydesk keeps asking until ${until} UTC and sends nothing again; until then the amount counts as pending.`
+    );
+  }
+
+  /** The gateway's status of our own request, or undefined when it has no record of it (yet). */
+  async statusOf(client: GatewayClient, entry: JournalEntry): Promise<StatusResponse | undefined> {
+    try {
+      return await client.status({
+        client_orderid: entry.clientOrderId,
+        ...(entry.orderId ? { orderid: entry.orderId } : {}),
+      });
+    } catch (error) {
+      if (error instanceof ValidationError) return undefined;
+      throw error;
+    }
+  }
+
+  /** Records the gateway's status of an entry: acknowledged, then final when it is. */
+  adopt(client: GatewayClient, entry: JournalEntry, status: StatusResponse): JournalEntry {
+    let current = this.journal.acknowledge(entry.clientOrderId, status.orderId);
+    if (isFinalStatus(status.status) && current.state !== 'refused') {
+      current = this.journal.finish(entry.clientOrderId, {
+        status: status.status,
+        ...(status.orderId ? { orderId: status.orderId } : {}),
+        ...(status.errorMessage ? { errorMessage: status.errorMessage } : {}),
+        ...(status.errorCode ? { errorCode: status.errorCode } : {}),
+      });
+    } else if (current.state === 'acknowledged') {
+      this.follow(client, current);
+    }
+    this.changed(current);
+    return current;
+  }
+
+  /** An unsettled entry whose quarantine is over, with still no record: not received. */
+  private closeIfQuarantineOver(entry: JournalEntry, checks?: number): boolean {
+    if (entry.state !== 'unknown' && entry.state !== 'sending') return false;
+    const now = Date.now();
+    if (now < this.quarantineEnd(entry)) return false;
+    const waited = now - Date.parse(entry.sentAt ?? entry.createdAt);
+    const closed = this.journal.refuse(entry.clientOrderId, {
+      code: 'NOT_RECEIVED',
+      message:
+        `The gateway still had no record of this request after Paydesk waited ${describeDuration(waited)}` +
+        `${checks ? ` and asked ${checks} times` : ''}: it was not received. Open the action again to retry.`,
+    });
+    this.changed(closed);
+    return true;
+  }
+
+  /**
+   * Follows an entry to its final status in the background, polling with the published
+   * cadence. An entry the gateway has never shown is asked about until its quarantine ends.
+   */
+  follow(client: GatewayClient, entry: JournalEntry): void {
+    if (this.following.has(entry.clientOrderId) || this.stop.signal.aborted) return;
+    const ref = {
+      client_orderid: entry.clientOrderId,
+      ...(entry.orderId ? { orderid: entry.orderId } : {}),
+    };
+    let checks = 0;
+    const source = {
+      status: async () => {
+        const current = this.journal.get(entry.clientOrderId) ?? entry;
+        // Settled meanwhile (by a person, or by another follow-up): stop asking.
+        if (!IN_FLIGHT.includes(current.state))
+          throw new TransportError('ABORTED', 'The entry was settled; following it stopped.');
+        checks++;
+        const found = await this.statusOf(client, current);
+        if (!found)
+          throw new TransportError('TRANSPORT', 'The gateway has no record of this request yet.');
+        // Seen at the gateway, not final yet: it is no longer unsettled.
+        if (current.state !== 'acknowledged' && !isFinalStatus(found.status))
+          this.changed(this.journal.acknowledge(current.clientOrderId, found.orderId));
+        return found;
+      },
+    };
+    const unseen = entry.state === 'unknown' || entry.state === 'sending';
+    const giveUpAfterMs = unseen
+      ? Math.max(this.quarantineEnd(entry) - Date.now(), 0)
+      : (this.options.wait?.giveUpAfterMs ?? ONE_HOUR);
+    const done = waitForFinal(source, ref, {
+      ...this.options.wait,
+      giveUpAfterMs,
+      signal: this.stop.signal,
+    })
+      .then((outcome) => {
+        const current = this.journal.get(entry.clientOrderId) ?? entry;
+        if (outcome.final)
+          return IN_FLIGHT.includes(current.state)
+            ? this.adopt(client, current, outcome.response)
+            : current;
+        this.closeIfQuarantineOver(current, checks);
+        return this.journal.get(entry.clientOrderId) ?? current;
+      })
+      // Stopped or unreachable: the entry stays in flight and is reconciled at the next start.
+      .catch(() => this.journal.get(entry.clientOrderId) ?? entry)
+      .finally(() => this.following.delete(entry.clientOrderId));
+    this.following.set(entry.clientOrderId, done);
+  }
+
+  /** Resolves when the entry's background work has ended (its final status, or given up). */
+  async settled(clientOrderId: string): Promise<JournalEntry | undefined> {
+    await this.recording.get(clientOrderId);
+    return this.following.get(clientOrderId) ?? Promise.resolve(this.journal.get(clientOrderId));
+  }
+
+  /**
+   * At start: every entry whose final word is owed (sending, acknowledged, unsettled) is asked
+   * about by `status`, never sent again. One the gateway has no record of yet stays unsettled
+   * and is followed until its quarantine ends.
+   */
+  async reconcile(): Promise<JournalEntry[]> {
+    const results: JournalEntry[] = [];
+    for (const entry of this.journal.inFlight()) {
+      // Another running process is sending it: its answer is that process's to record.
+      if (entry.state === 'sending' && heldByAnother(entry, this.owner, Date.now())) {
+        results.push(entry);
+        continue;
+      }
+      try {
+        const { client } = await this.connections.clientFor(entry.profileId);
+        const found = await this.statusOf(client, entry);
+        if (found) {
+          results.push(this.adopt(client, entry, found));
+          continue;
+        }
+        const unsettled = this.journal.markUnknown(entry.clientOrderId, {
+          code: 'INTERRUPTED',
+          message: 'Paydesk stopped before the gateway answered; the request may have reached it.',
+        });
+        this.changed(unsettled);
+        if (!this.closeIfQuarantineOver(unsettled, 1)) this.follow(client, unsettled);
+        results.push(this.journal.get(entry.clientOrderId) ?? unsettled);
+      } catch {
+        // The gateway or keychain is unreachable now: the entry stays in flight for the next try.
+        results.push(entry);
+      }
+    }
+    return results;
+  }
+
+  /** A person settles an entry Paydesk cannot settle, with a reason; it is in the journal. */
+  settleByHand(
+    clientOrderId: string,
+    outcome: 'approved' | 'not-received',
+    reason: string,
+  ): JournalEntry {
+    if (!reason.trim())
+      throw new ServiceError('REASON', 'Say why you settle this entry by hand.', 'reason');
+    const entry = this.journal.get(clientOrderId);
+    if (!entry)
+      throw new ServiceError('NOT_ALLOWED', `No journal entry has the id ${clientOrderId}.`);
+    if (!IN_FLIGHT.includes(entry.state))
+      throw new ServiceError(
+        'NOT_ALLOWED',
+        `This entry is already ${entry.state}; only an entry still waiting for the gateway can be settled by hand.`,
+      );
+    if (entry.state === 'sending' && heldByAnother(entry, this.owner, Date.now()))
+      throw new ServiceError('PENDING', 'This entry is being sent right now; wait for its answer.');
+    const settled = this.journal.settleByHand(clientOrderId, {
+      outcome,
+      reason,
+      by: this.options.operator,
+    });
+    this.changed(settled);
+    return settled;
+  }
+
+  private changed(entry: JournalEntry): void {
+    this.options.onEntryChanged?.(entry);
+  }
+
+  /** Stops following orders (the app is quitting); entries stay in flight for the next start. */
+  async close(): Promise<void> {
+    this.stop.abort();
+    await Promise.allSettled([...this.following.values(), ...this.recording.values()]);
+  }
+}
+
+function describeDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  return `${Math.round(seconds / 60)} min`;
+}
