@@ -301,13 +301,18 @@ export function fingerprint(fields: Readonly<Record<string, string>>): string {
 
 /**
  * Runs one operation in one SQLite transaction: the repeat check, the client_orderid rules,
- * the handler, and the recorded answer commit together or not at all.
+ * the handler, and the recorded answer commit together or not at all. With `dedupe: false`
+ * (the `noDedupe` misbehaviour) repeats are not absorbed: every request is a new transaction.
  */
-export function runOperation(engine: Engine, req: OpRequest): Fields {
+export function runOperation(
+  engine: Engine,
+  req: OpRequest,
+  options: { dedupe: boolean } = { dedupe: true },
+): Fields {
   const handler = HANDLERS[req.def.name];
   const { store } = engine;
   return store.atomically(() => {
-    const replayable = handler.mode === 'new' || handler.mode === 'follow-up';
+    const replayable = options.dedupe && (handler.mode === 'new' || handler.mode === 'follow-up');
     const coid = coidOf(req);
     const print = fingerprint(req.fields);
     if (replayable) {
@@ -320,7 +325,7 @@ export function runOperation(engine: Engine, req: OpRequest): Fields {
         );
       }
     }
-    if (handler.mode === 'new') {
+    if (handler.mode === 'new' && options.dedupe) {
       const existing = store.latestByClientOrderId(req.endpointId, coid);
       if (existing) {
         throw refuse(

@@ -3,6 +3,12 @@
 // is destroyed after the commit, so the client sees a cut connection while the gateway has
 // the order). Shares are applied by error diffusion, not chance: a share of 0.5 fails every
 // second request, so tests are exact and never flaky.
+//
+// Two switches make it a gateway that forgives nothing (the reliability tests run with both):
+// `noDedupe` takes every accepted request as a new transaction, even an exact repeat with the
+// same client_orderid (a real gateway may); `visibilityDelayMs` hides a recorded transaction
+// from `status` for that long (a busy gateway's lag), so "no record" right after sending is
+// "not yet". See visibility.ts.
 
 import type { RequestOperation } from '../gateway/operations';
 
@@ -15,9 +21,19 @@ export interface Misbehaviour {
   dropAnswerShare: number;
   /** Limit the misbehaviour to these operations; all when absent. */
   operations?: readonly RequestOperation[];
+  /** Repeats are not absorbed: every accepted request is a new transaction. */
+  noDedupe: boolean;
+  /** A recorded transaction appears in `status` only this many real milliseconds later. */
+  visibilityDelayMs: number;
 }
 
-export const WELL_BEHAVED: Misbehaviour = { latencyMs: 0, serverErrorShare: 0, dropAnswerShare: 0 };
+export const WELL_BEHAVED: Misbehaviour = {
+  latencyMs: 0,
+  serverErrorShare: 0,
+  dropAnswerShare: 0,
+  noDedupe: false,
+  visibilityDelayMs: 0,
+};
 
 function checkShare(name: string, value: number): void {
   if (!Number.isFinite(value) || value < 0 || value > 1)
@@ -34,6 +50,10 @@ export class MisbehaviourSwitch {
     const merged: Misbehaviour = { ...WELL_BEHAVED, ...next };
     if (!Number.isFinite(merged.latencyMs) || merged.latencyMs < 0)
       throw new RangeError(`latencyMs must be 0 or more; got ${merged.latencyMs}.`);
+    if (!Number.isFinite(merged.visibilityDelayMs) || merged.visibilityDelayMs < 0)
+      throw new RangeError(`visibilityDelayMs must be 0 or more; got ${merged.visibilityDelayMs}.`);
+    if (typeof merged.noDedupe !== 'boolean')
+      throw new RangeError(`noDedupe must be true or false; got ${String(merged.noDedupe)}.`);
     checkShare('serverErrorShare', merged.serverErrorShare);
     checkShare('dropAnswerShare', merged.dropAnswerShare);
     this.current = merged;

@@ -27,6 +27,7 @@ import { MisbehaviourSwitch, type Misbehaviour } from './misbehaviour';
 import { acsPage, formPage, waitPage, type PageContext } from './pages';
 import { chargeDueRecurring } from './recurring';
 import { seedDemo } from './seed';
+import { VisibilityDelay } from './visibility';
 import { checkAccept, parseFormBody, readBody, sendFields, sendText, type Pairs } from './wire';
 
 export interface SandboxOptions {
@@ -131,6 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const misbehaviour = new MisbehaviourSwitch();
   misbehaviour.set(options.misbehaviour ?? {});
+  const visibility = new VisibilityDelay();
 
   const byPath = new Map<string, OperationDef>(
     [...OPERATIONS.values()].map((def) => [def.path, def]),
@@ -245,13 +247,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           nowSeconds: Math.floor(Date.now() / 1000),
         });
       }
-      const answer = runOperation(engine, {
-        def,
-        merchant,
-        endpointId,
-        fields,
-        pages: pagesBase(origin, prefix),
-      });
+      const { noDedupe, visibilityDelayMs } = misbehaviour.settings;
+      if (def.name === 'STATUS') visibility.checkStatus(endpointId, fields);
+      const answer = runOperation(
+        engine,
+        { def, merchant, endpointId, fields, pages: pagesBase(origin, prefix) },
+        { dedupe: !noDedupe },
+      );
+      if (def.name !== 'STATUS') visibility.hide(endpointId, answer, visibilityDelayMs);
       if (misbehaviour.shouldDrop(def.name)) {
         // The order is committed; the client never hears about it.
         res.socket?.destroy();
