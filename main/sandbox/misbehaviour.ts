@@ -69,6 +69,11 @@ export class MisbehaviourSwitch {
     return !this.current.operations || this.current.operations.includes(operation);
   }
 
+  /** How long a transaction recorded by this operation stays out of `status`. */
+  visibilityDelayFor(operation: RequestOperation): number {
+    return this.applies(operation) ? this.current.visibilityDelayMs : 0;
+  }
+
   latencyFor(operation: RequestOperation): number {
     return this.applies(operation) ? this.current.latencyMs : 0;
   }

@@ -247,14 +247,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           nowSeconds: Math.floor(Date.now() / 1000),
         });
       }
-      const { noDedupe, visibilityDelayMs } = misbehaviour.settings;
       if (def.name === 'STATUS') visibility.checkStatus(endpointId, fields);
       const answer = runOperation(
         engine,
         { def, merchant, endpointId, fields, pages: pagesBase(origin, prefix) },
-        { dedupe: !noDedupe },
+        { dedupe: !misbehaviour.settings.noDedupe },
       );
-      if (def.name !== 'STATUS') visibility.hide(endpointId, answer, visibilityDelayMs);
+      if (def.name !== 'STATUS')
+        visibility.hide(endpointId, answer, misbehaviour.visibilityDelayFor(def.name));
       if (misbehaviour.shouldDrop(def.name)) {
         // The order is committed; the client never hears about it.
         res.socket?.destroy();

@@ -1,0 +1,126 @@
+// The reliability suite's common ground: a sandbox that forgives nothing (repeats are new
+// transactions, recorded orders show in `status` only after a while), a Paydesk database with
+// its profile, and order services on it as the app builds them.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startSandbox, type Sandbox } from '../../main/sandbox';
+import type { Misbehaviour } from '../../main/sandbox';
+import { MemorySecretStore } from '../../main/secrets';
+import { Connections, defaultClientFactory } from '../../main/services/connection';
+import { OrderService, type OrderServiceOptions } from '../../main/services/orders';
+import { openDatabase, type Db } from '../../main/store/database';
+import { Journal } from '../../main/store/journal';
+import { Profiles } from '../../main/store/profiles';
+import { SHOP } from '../support/shop';
+
+export const CONTROL_KEY = 'D00DFEED-1111-2222-3333-444455556666';
+
+/** Both switches of a gateway that forgives nothing, on top of any other misbehaviour. */
+export function unforgiving(
+  visibilityDelayMs: number,
+  more: Partial<Misbehaviour> = {},
+): Partial<Misbehaviour> {
+  return { noDedupe: true, visibilityDelayMs, operations: ['RETURN'], ...more };
+}
+
+export function startUnforgivingSandbox(visibilityDelayMs: number): Promise<Sandbox> {
+  return startSandbox({
+    merchants: [{ ...SHOP, controlKey: CONTROL_KEY }],
+    delayMs: 50,
+    tickMs: 20,
+    log: () => undefined,
+    misbehaviour: unforgiving(visibilityDelayMs),
+  });
+}
+
+export interface Desk {
+  dir: string;
+  file: string;
+  profileId: string;
+  /** A new database connection and order service on the same file: a (re)start of Paydesk. */
+  start(options?: Partial<OrderServiceOptions> & { timeoutMs?: number }): Promise<Started>;
+  dispose(): void;
+}
+
+export interface Started {
+  db: Db;
+  journal: Journal;
+  service: OrderService;
+  stop(): Promise<void>;
+}
+
+/** Fast polling for tests; the quarantine shortened to what the sandbox's lag needs. */
+export const FAST_WAIT = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
+
+export function createDesk(sandbox: Sandbox): Desk {
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-reliability-'));
+  const file = join(dir, 'paydesk.sqlite');
+  const setup = openDatabase(file);
+  const profileId = new Profiles(setup).create({
+    name: 'Sandbox',
+    environment: 'sandbox',
+    baseUrl: sandbox.baseUrl,
+    endpointId: SHOP.endpointId,
+    login: SHOP.login,
+  }).id;
+  setup.close();
+  return {
+    dir,
+    file,
+    profileId,
+    async start(options = {}) {
+      const { timeoutMs, ...rest } = options;
+      const db = openDatabase(file);
+      const journal = new Journal(db);
+      const secrets = new MemorySecretStore();
+      await secrets.set(profileId, 'control-key', CONTROL_KEY);
+      const connections = new Connections(
+        new Profiles(db),
+        secrets,
+        defaultClientFactory(timeoutMs ? { timeoutMs } : {}),
+      );
+      const service = new OrderService(db, journal, connections, {
+        operator: 'ann',
+        wait: FAST_WAIT,
+        quarantineMs: 3_000,
+        ...rest,
+      });
+      return {
+        db,
+        journal,
+        service,
+        async stop() {
+          await service.close();
+          db.close();
+        },
+      };
+    },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Reversals the sandbox recorded for an order (every one of them, approved or not). */
+export function reversalsOf(sandbox: Sandbox, orderId: string) {
+  return sandbox
+    .orders(SHOP.endpointId)
+    .filter((o) => o.kind === 'reversal' && o.parentOrderId === orderId);
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `check` holds, polling; bounded. */
+export async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** One line a reader sees without reading the tests: tried and held. */
+export function summary(area: string, tried: number, held: number, extra = ''): void {
+  console.log(`reliability: ${area} tried ${tried} held ${held}${extra ? ` ${extra}` : ''}`);
+}
