@@ -33,10 +33,10 @@ function describeNetworkError(
     return `The connection to ${host} failed before it was made (${error.code ?? error.message}). ${NOTHING_SENT}`;
   switch (error.code) {
     case 'ECONNREFUSED':
-      return `The gateway at ${host} refused the connection: it is not running or the base URL's port is wrong.`;
+      return `The gateway at ${host} refused the connection: it is not running or the base URL's port is wrong. ${NOTHING_SENT}`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `The gateway host ${host} could not be found: check the base URL and this computer's network connection.`;
+      return `The gateway host ${host} could not be found: check the base URL and this computer's network connection. ${NOTHING_SENT}`;
     case 'ECONNRESET':
     case 'EPIPE':
       return `The connection to ${host} was cut before the answer arrived. ${MAY_HAVE_BEEN_RECORDED}`;

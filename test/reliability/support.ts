@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import type { ClientOptions } from '../../main/gateway/client';
 import { startSandbox, type Sandbox } from '../../main/sandbox';
 import type { Misbehaviour } from '../../main/sandbox';
 import { MemorySecretStore } from '../../main/secrets';
@@ -41,9 +42,16 @@ export interface Desk {
   file: string;
   profileId: string;
   /** A new database connection and order service on the same file: a (re)start of Paydesk. */
-  start(options?: Partial<OrderServiceOptions> & { timeoutMs?: number }): Promise<Started>;
+  start(options?: StartOptions): Promise<Started>;
   dispose(): void;
 }
+
+export type StartOptions = Partial<OrderServiceOptions> & {
+  timeoutMs?: number;
+  clientOptions?: ClientOptions;
+  /** Wraps the journal (e.g. one whose disk fills up). */
+  journal?: (db: Db) => Journal;
+};
 
 export interface Started {
   db: Db;
@@ -72,15 +80,15 @@ export function createDesk(sandbox: Sandbox): Desk {
     file,
     profileId,
     async start(options = {}) {
-      const { timeoutMs, ...rest } = options;
+      const { timeoutMs, clientOptions, journal: makeJournal, ...rest } = options;
       const db = openDatabase(file);
-      const journal = new Journal(db);
+      const journal = makeJournal ? makeJournal(db) : new Journal(db);
       const secrets = new MemorySecretStore();
       await secrets.set(profileId, 'control-key', CONTROL_KEY);
       const connections = new Connections(
         new Profiles(db),
         secrets,
-        defaultClientFactory(timeoutMs ? { timeoutMs } : {}),
+        defaultClientFactory({ ...clientOptions, ...(timeoutMs ? { timeoutMs } : {}) }),
       );
       const service = new OrderService(db, journal, connections, {
         operator: 'ann',
