@@ -13,11 +13,12 @@ import type { GatewayClient } from '../gateway/client';
 import {
   AuthError,
   GatewayError,
+  InputError,
   provablyNotSent,
   TransportError,
   ValidationError,
 } from '../gateway/errors';
-import { ONE_HOUR, waitForFinal, type WaitOptions } from '../gateway/poll';
+import { abortableSleep, ONE_HOUR, publishedCadence, type WaitOptions } from '../gateway/poll';
 import type { PreparedRequest } from '../gateway/request';
 import { isFinalStatus, type AsyncResponse, type StatusResponse } from '../gateway/response';
 import { IN_FLIGHT, JournalError, type Journal, type JournalEntry } from '../store/journal';
@@ -114,11 +115,11 @@ export class InFlight {
     prepared: PreparedRequest,
   ): Promise<JournalEntry> {
     let ack: AsyncResponse | undefined;
-    let failure: unknown;
+    let failure: Error | undefined;
     try {
       ack = await client.sendPrepared(prepared, 'async-response');
     } catch (error) {
-      failure = error;
+      failure = error instanceof Error ? error : new Error(String(error));
     }
     const write = () => this.recordOutcome(entry.clientOrderId, ack, failure);
     const retry = { ...DEFAULT_RECORD_RETRY, ...this.options.recordRetry };
@@ -223,6 +224,13 @@ export class InFlight {
   async resume(existing: JournalEntry): Promise<{ entry: JournalEntry; replayed: true }> {
     for (;;) {
       const current = this.journal.get(existing.clientOrderId) ?? existing;
+      if (current.state === 'acknowledged') {
+        // Seen at the gateway, final word owed: make sure someone asks (a follow-up may have
+        // died with another process, or given up); asking twice is harmless.
+        const { client } = await this.connections.clientFor(current.profileId);
+        this.follow(client, current);
+        return { entry: current, replayed: true };
+      }
       if (current.state !== 'sending' && current.state !== 'unknown')
         return { entry: current, replayed: true };
       if (current.state === 'sending') {
@@ -239,13 +247,17 @@ export class InFlight {
         }
       }
       const { client } = await this.connections.clientFor(current.profileId);
-      const found = await this.statusOf(client, current);
+      let found: StatusResponse | undefined;
+      try {
+        found = await this.statusOf(client, current);
+      } catch (error) {
+        // The status could not be read now: the real cause goes to the clerk, and the
+        // follow-up keeps asking; nothing is sent.
+        this.follow(client, this.interrupted(current));
+        throw error;
+      }
       if (found) return { entry: this.adopt(client, current, found), replayed: true };
-      const unsettled = this.journal.markUnknown(current.clientOrderId, {
-        code: 'INTERRUPTED',
-        message: 'Paydesk stopped before the gateway answered; the request may have reached it.',
-      });
-      this.changed(unsettled);
+      const unsettled = this.interrupted(current);
       if (this.closeIfQuarantineOver(unsettled))
         return { entry: this.journal.get(current.clientOrderId) ?? unsettled, replayed: true };
       this.follow(client, unsettled);
@@ -307,55 +319,77 @@ export class InFlight {
     return true;
   }
 
-  /**
-   * Follows an entry to its final status in the background, polling with the published
-   * cadence. An entry the gateway has never shown is asked about until its quarantine ends.
-   */
+  /** Follows an entry to its final status in the background (one follow-up per entry). */
   follow(client: GatewayClient, entry: JournalEntry): void {
     if (this.following.has(entry.clientOrderId) || this.stop.signal.aborted) return;
-    const ref = {
-      client_orderid: entry.clientOrderId,
-      ...(entry.orderId ? { orderid: entry.orderId } : {}),
-    };
-    let checks = 0;
-    const source = {
-      status: async () => {
-        const current = this.journal.get(entry.clientOrderId) ?? entry;
-        // Settled meanwhile (by a person, or by another follow-up): stop asking.
-        if (!IN_FLIGHT.includes(current.state))
-          throw new TransportError('ABORTED', 'The entry was settled; following it stopped.');
-        checks++;
-        const found = await this.statusOf(client, current);
-        if (!found)
-          throw new TransportError('TRANSPORT', 'The gateway has no record of this request yet.');
-        // Seen at the gateway, not final yet: it is no longer unsettled.
-        if (current.state !== 'acknowledged' && !isFinalStatus(found.status))
-          this.changed(this.journal.acknowledge(current.clientOrderId, found.orderId));
-        return found;
-      },
-    };
-    const unseen = entry.state === 'unknown' || entry.state === 'sending';
-    const giveUpAfterMs = unseen
-      ? Math.max(this.quarantineEnd(entry) - Date.now(), 0)
-      : (this.options.wait?.giveUpAfterMs ?? ONE_HOUR);
-    const done = waitForFinal(source, ref, {
-      ...this.options.wait,
-      giveUpAfterMs,
-      signal: this.stop.signal,
-    })
-      .then((outcome) => {
-        const current = this.journal.get(entry.clientOrderId) ?? entry;
-        if (outcome.final)
-          return IN_FLIGHT.includes(current.state)
-            ? this.adopt(client, current, outcome.response)
-            : current;
-        this.closeIfQuarantineOver(current, checks);
-        return this.journal.get(entry.clientOrderId) ?? current;
-      })
-      // Stopped or unreachable: the entry stays in flight and is reconciled at the next start.
+    const done = this.followToEnd(client, entry.clientOrderId)
+      // Stopped, or refused by the gateway: the entry stays in flight; a retry or the next
+      // start asks again.
       .catch(() => this.journal.get(entry.clientOrderId) ?? entry)
       .finally(() => this.following.delete(entry.clientOrderId));
     this.following.set(entry.clientOrderId, done);
+  }
+
+  /**
+   * Asks `status` with the published cadence until the entry is final. An entry the gateway
+   * has not shown yet is asked about at least once after its quarantine ends, and closed as not
+   * received only on the gateway's own "no record" then, never on a failed read. An entry the
+   * gateway has shown is followed for the usual window from when it was first seen.
+   */
+  private async followToEnd(client: GatewayClient, clientOrderId: string): Promise<JournalEntry> {
+    const wait = this.options.wait ?? {};
+    const now = wait.now ?? Date.now;
+    const pause = wait.sleep ?? abortableSleep;
+    const delayAfter = wait.delayAfter ?? publishedCadence;
+    const windowMs = wait.giveUpAfterMs ?? ONE_HOUR;
+    const started = now();
+    let seenSince: number | undefined;
+    let checks = 0;
+    for (let attempt = 1; ; attempt++) {
+      let current = this.journal.get(clientOrderId);
+      // Settled meanwhile (by a person, or by another process): stop asking.
+      if (!current || !IN_FLIGHT.includes(current.state)) return current as JournalEntry;
+      let found: StatusResponse | undefined;
+      let answered = false;
+      try {
+        found = await this.statusOf(client, current);
+        answered = true;
+        checks++;
+      } catch (error) {
+        // A refused status request will be refused again; any other failure says nothing
+        // about the entry: ask again at the next tick.
+        if (
+          !(error instanceof GatewayError) ||
+          error instanceof AuthError ||
+          error instanceof InputError
+        )
+          throw error;
+        if (error instanceof TransportError && error.code === 'ABORTED') throw error;
+      }
+      current = this.journal.get(clientOrderId) ?? current;
+      if (!IN_FLIGHT.includes(current.state)) return current;
+      if (found && isFinalStatus(found.status)) return this.adopt(client, current, found);
+      if (found && current.state !== 'acknowledged') {
+        // Seen at the gateway, not final yet: it is no longer unsettled.
+        current = this.journal.acknowledge(clientOrderId, found.orderId);
+        this.changed(current);
+      }
+      if (answered && !found && this.closeIfQuarantineOver(current, checks))
+        return this.journal.get(clientOrderId) ?? current;
+      let next = delayAfter(now() - started, attempt);
+      if (current.state === 'acknowledged') {
+        seenSince ??= now();
+        // Processing for longer than the window: it stays pending; a retry or a start asks again.
+        if (now() - seenSince + next > windowMs) return current;
+      } else {
+        const untilEnd = this.quarantineEnd(current) - now();
+        // Never give up before the quarantine ends: ask again at the latest when it does.
+        if (untilEnd > 0) next = Math.min(next, untilEnd);
+        // The gateway unreadable for a whole window after it: the next start asks again.
+        else if (-untilEnd + next > windowMs) return current;
+      }
+      await pause(next, this.stop.signal);
+    }
   }
 
   /** Resolves when the entry's background work has ended (its final status, or given up). */
@@ -378,25 +412,51 @@ export class InFlight {
         continue;
       }
       try {
-        const { client } = await this.connections.clientFor(entry.profileId);
-        const found = await this.statusOf(client, entry);
-        if (found) {
-          results.push(this.adopt(client, entry, found));
-          continue;
-        }
-        const unsettled = this.journal.markUnknown(entry.clientOrderId, {
-          code: 'INTERRUPTED',
-          message: 'Paydesk stopped before the gateway answered; the request may have reached it.',
-        });
-        this.changed(unsettled);
-        if (!this.closeIfQuarantineOver(unsettled, 1)) this.follow(client, unsettled);
-        results.push(this.journal.get(entry.clientOrderId) ?? unsettled);
+        results.push(await this.reconcileOne(entry));
       } catch {
-        // The gateway or keychain is unreachable now: the entry stays in flight for the next try.
+        // The journal could not be written now: the entry stays in flight for the next start.
         results.push(entry);
       }
     }
     return results;
+  }
+
+  /** Asks about one entry at start; never sends. */
+  private async reconcileOne(entry: JournalEntry): Promise<JournalEntry> {
+    let client: GatewayClient;
+    try {
+      ({ client } = await this.connections.clientFor(entry.profileId));
+    } catch {
+      // The keychain is unreachable now: the entry stays in flight for the next try.
+      return entry;
+    }
+    let found: StatusResponse | undefined;
+    try {
+      found = await this.statusOf(client, entry);
+    } catch {
+      // The status could not be read now (a 500, a cut connection): that says nothing about
+      // the entry. Its follow-up asks again on the cadence; it is never left unasked.
+      const current = this.interrupted(entry);
+      this.follow(client, current);
+      return current;
+    }
+    if (found) {
+      return this.adopt(client, entry, found);
+    }
+    const unsettled = this.interrupted(entry);
+    if (!this.closeIfQuarantineOver(unsettled, 1)) this.follow(client, unsettled);
+    return this.journal.get(entry.clientOrderId) ?? unsettled;
+  }
+
+  /** An entry found sending with nobody sending it: it may have left, so it is unsettled. */
+  private interrupted(entry: JournalEntry): JournalEntry {
+    if (entry.state !== 'sending') return entry;
+    const unsettled = this.journal.markUnknown(entry.clientOrderId, {
+      code: 'INTERRUPTED',
+      message: 'Paydesk stopped before the gateway answered; the request may have reached it.',
+    });
+    this.changed(unsettled);
+    return unsettled;
   }
 
   /** A person settles an entry Paydesk cannot settle, with a reason; it is in the journal. */

@@ -80,7 +80,7 @@ it('a refund whose answer cannot be written stays pending, says it was sent, and
     reason: 'Damaged',
   });
   await expect(attempt).rejects.toMatchObject({ code: 'NOT_RECORDED' });
-  const message = String((await attempt.catch((e: unknown) => e)) as Error);
+  const message = String(await attempt.catch((e: unknown) => e));
   expect(message).toMatch(/was sent to the gateway, which received it/);
   expect(message).not.toMatch(/nothing was sent|not sent/i);
 
