@@ -162,10 +162,12 @@ const cases: { name: string; behave: Behaviour; expect: (o: Outcome) => void }[]
     behave: json(''),
     expect: (o) => expect(o).toMatchObject({ ok: false, code: 'UNREADABLE' }),
   },
+  // Readable answers name the order asked about: the client refuses any answer it cannot tie
+  // to its request (identity.ts), so these test the reading, not the identity check.
   {
     name: 'nested amounts (the top-level one is the order’s)',
     behave: json(
-      '{"type":"status-response","status":"approved","amount":10.10,"extra":{"amount":999},"list":[{"amount":5}],"currency":"EUR"}',
+      '{"type":"status-response","merchant-order-id":"pd-hostile-1","status":"approved","amount":10.10,"extra":{"amount":999},"list":[{"amount":5}],"currency":"EUR"}',
     ),
     expect: (o) => {
       expect(o).toMatchObject({ ok: true, status: { amount: '10.10', currency: 'EUR' } });
@@ -174,7 +176,7 @@ const cases: { name: string; behave: Behaviour; expect: (o: Outcome) => void }[]
   {
     name: 'an amount beyond a double’s precision',
     behave: json(
-      '{"type":"status-response","status":"approved","amount":123456789012345678901234567890.10}',
+      '{"type":"status-response","merchant-order-id":"pd-hostile-1","status":"approved","amount":123456789012345678901234567890.10}',
     ),
     expect: (o) =>
       expect(o).toMatchObject({
@@ -185,7 +187,7 @@ const cases: { name: string; behave: Behaviour; expect: (o: Outcome) => void }[]
   {
     name: '__proto__ and constructor keys',
     behave: json(
-      '{"type":"status-response","__proto__":{"status":"declined","amount":"999.00","polluted":1},"constructor":{"prototype":{"polluted":1}},"status":"approved","amount":1.50}',
+      '{"type":"status-response","merchant-order-id":"pd-hostile-1","__proto__":{"status":"declined","amount":"999.00","polluted":1},"constructor":{"prototype":{"polluted":1}},"status":"approved","amount":1.50}',
     ),
     expect: (o) => {
       expect(o).toMatchObject({ ok: true, status: { status: 'approved', amount: '1.50' } });
@@ -196,7 +198,7 @@ const cases: { name: string; behave: Behaviour; expect: (o: Outcome) => void }[]
   {
     name: 'nesting 100,000 levels deep',
     behave: json(
-      `{"type":"status-response","status":"approved","amount":"2.00","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+      `{"type":"status-response","merchant-order-id":"pd-hostile-1","status":"approved","amount":"2.00","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
     ),
     // Either read correctly (the nesting is ignored) or refused as unreadable: never a crash.
     expect: (o) => {
