@@ -81,7 +81,12 @@ export class InFlight {
   private readonly following = new Map<string, Promise<JournalEntry>>();
   /** Entries whose answer is being written to the journal again (the first write failed). */
   private readonly recording = new Map<string, Promise<void>>();
-  private readonly stop = new AbortController();
+  /**
+   * One abort controller per running follow-up, not one for all: a signal shared by more than
+   * ten waiting follow-ups makes Node (Electron's) warn of a listener leak. close() aborts all.
+   */
+  private readonly followUps = new Set<AbortController>();
+  private closed = false;
 
   constructor(
     private readonly journal: Journal,
@@ -190,8 +195,7 @@ export class InFlight {
         return write();
       } catch (error) {
         // An illegal transition will not become legal by waiting.
-        if (error instanceof JournalError || attempt >= attempts || this.stop.signal.aborted)
-          throw error;
+        if (error instanceof JournalError || attempt >= attempts || this.closed) throw error;
       }
       await sleep(delay);
       delay = Math.min(delay * 2, maxDelayMs);
@@ -321,12 +325,17 @@ export class InFlight {
 
   /** Follows an entry to its final status in the background (one follow-up per entry). */
   follow(client: GatewayClient, entry: JournalEntry): void {
-    if (this.following.has(entry.clientOrderId) || this.stop.signal.aborted) return;
-    const done = this.followToEnd(client, entry.clientOrderId)
+    if (this.following.has(entry.clientOrderId) || this.closed) return;
+    const stop = new AbortController();
+    this.followUps.add(stop);
+    const done = this.followToEnd(client, entry.clientOrderId, stop.signal)
       // Stopped, or refused by the gateway: the entry stays in flight; a retry or the next
       // start asks again.
       .catch(() => this.journal.get(entry.clientOrderId) ?? entry)
-      .finally(() => this.following.delete(entry.clientOrderId));
+      .finally(() => {
+        this.following.delete(entry.clientOrderId);
+        this.followUps.delete(stop);
+      });
     this.following.set(entry.clientOrderId, done);
   }
 
@@ -336,7 +345,11 @@ export class InFlight {
    * received only on the gateway's own "no record" then, never on a failed read. An entry the
    * gateway has shown is followed for the usual window from when it was first seen.
    */
-  private async followToEnd(client: GatewayClient, clientOrderId: string): Promise<JournalEntry> {
+  private async followToEnd(
+    client: GatewayClient,
+    clientOrderId: string,
+    signal: AbortSignal,
+  ): Promise<JournalEntry> {
     const wait = this.options.wait ?? {};
     const now = wait.now ?? Date.now;
     const pause = wait.sleep ?? abortableSleep;
@@ -388,7 +401,7 @@ export class InFlight {
         // The gateway unreadable for a whole window after it: the next start asks again.
         else if (-untilEnd + next > windowMs) return current;
       }
-      await pause(next, this.stop.signal);
+      await pause(next, signal);
     }
   }
 
@@ -492,7 +505,8 @@ export class InFlight {
 
   /** Stops following orders (the app is quitting); entries stay in flight for the next start. */
   async close(): Promise<void> {
-    this.stop.abort();
+    this.closed = true;
+    for (const stop of this.followUps) stop.abort();
     await Promise.allSettled([...this.following.values(), ...this.recording.values()]);
   }
 }
