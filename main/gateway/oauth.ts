@@ -181,6 +181,13 @@ export function parseAuthorizationHeader(header: string): Record<string, string>
   let consumed = 0;
   while ((m = re.exec(rest)) !== null) {
     const name = decodeURIComponent(m[1] ?? '');
+    // A name given twice leaves open which value was signed: refused, never last-one-wins.
+    if (Object.hasOwn(params, name)) {
+      throw new InputError(
+        `The Authorization header gives ${name} twice; every OAuth parameter must appear once.`,
+        'Authorization',
+      );
+    }
     params[name] = decodeURIComponent(m[2] ?? '');
     consumed = re.lastIndex;
     if (consumed >= rest.length) break;

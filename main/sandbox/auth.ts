@@ -6,6 +6,7 @@
 
 import { timingSafeEqual, verify } from 'node:crypto';
 
+import { formatMinor } from '../gateway/amount';
 import { controlChecksum } from '../gateway/checksum';
 import { InputError } from '../gateway/errors';
 import {
@@ -45,6 +46,31 @@ export interface ControlCheck {
   fields: Readonly<Record<string, string>>;
   login: string | undefined;
   control: string | undefined;
+  /**
+   * The amount and currency of the order the request names by orderid, when it exists. A
+   * capture or return sent without amount and currency may be signed with them (the
+   * operator's PHP library does so; docs/sandbox.md, "Fidelity to real clients").
+   */
+  orderTerms?: { minor: bigint; currency: string } | undefined;
+}
+
+/**
+ * `control` as the notes write it: exactly 40 lowercase hex digits. Upper-case hex or spaces
+ * around it are refused, not forgiven, so a client bug shows here and not in production.
+ */
+function checkControlForm(control: string): void {
+  if (/^[0-9a-f]{40}$/.test(control)) return;
+  const trimmed = control.trim();
+  const problem =
+    trimmed !== control
+      ? 'it has spaces around it'
+      : /^[0-9a-fA-F]{40}$/.test(control)
+        ? 'it is written in upper-case hex'
+        : `it is ${control.length} characters long or not hex`;
+  throw refuse(
+    'BAD_CONTROL',
+    `control must be the SHA-1 checksum written as exactly 40 lowercase hex digits, with nothing around it; ${problem}.`,
+  );
 }
 
 export function verifyControl({
@@ -54,6 +80,7 @@ export function verifyControl({
   fields,
   login,
   control,
+  orderTerms,
 }: ControlCheck): void {
   if (def.auth.kind !== 'control')
     throw new Error(`${def.name} is not signed with a control checksum`);
@@ -73,18 +100,40 @@ export function verifyControl({
   }
   if (!control)
     throw refuse('MISSING_FIELD', `${def.name} needs the field control (the request checksum).`);
-  const expected = controlChecksum(formula, {
-    endpointId,
-    login: merchant.login,
-    controlKey: merchant.controlKey,
-    fields,
-  });
-  if (!sameText(control.trim().toLowerCase(), expected)) {
+  checkControlForm(control);
+  const checksumOver = (values: Readonly<Record<string, string>>) =>
+    controlChecksum(formula, {
+      endpointId,
+      login: merchant.login,
+      controlKey: merchant.controlKey,
+      fields: values,
+    });
+  const formulaText = formula.join(' + ');
+  // Capture and return may leave amount and currency out. The spec's reading then leaves them
+  // out of the checksum too; the operator's PHP library signs the order's amount and currency
+  // anyway. A gateway its library works against accepts both, and so does the sandbox.
+  const amountTerms = formula.includes('amount') && formula.includes('currency');
+  const unsent = amountTerms && fields.amount === undefined && fields.currency === undefined;
+  if (sameText(control, checksumOver(fields))) return;
+  if (!unsent) {
     throw refuse(
       'BAD_CONTROL',
-      `The control checksum does not match: expected SHA-1 over ${formula.join(' + ')} (amount in minor units), in lowercase hex.`,
+      `The control checksum does not match: expected SHA-1 over ${formulaText} (amount in minor units), in lowercase hex.`,
     );
   }
+  const withOrder = orderTerms
+    ? { ...fields, amount: formatMinor(orderTerms.minor), currency: orderTerms.currency }
+    : undefined;
+  if (withOrder && sameText(control, checksumOver(withOrder))) return;
+  const without = formula.filter((part) => part !== 'amount' && part !== 'currency').join(' + ');
+  throw refuse(
+    'BAD_CONTROL',
+    `The control checksum does not match. ${def.name} was sent without amount and currency, so the checksum is expected as SHA-1 over ${without} (amount and currency left out)` +
+      (orderTerms
+        ? `, or over ${formulaText} with the order's amount in minor units (${orderTerms.minor}) and its currency (${orderTerms.currency})`
+        : '') +
+      ', in lowercase hex.',
+  );
 }
 
 export interface OAuthCheck {

@@ -255,12 +255,6 @@ export class Engine {
     if (this.live(target, ['void']).length > 0)
       throw refuse('WRONG_STATE', `A void of ${describe(target)} is in progress.`);
     if (target.kind === 'preauth') {
-      if (requested) {
-        throw refuse(
-          'AMOUNT_REFUSED',
-          `A return on a preauth cancels the whole hold; send it without amount and currency.`,
-        );
-      }
       if (this.isCancelled(target))
         throw refuse('WRONG_STATE', `The hold of ${describe(target)} is already cancelled.`);
       const left = target.amount_minor - this.capturedMinor(target);
@@ -269,6 +263,14 @@ export class Engine {
           'WRONG_STATE',
           `${describe(target)} is fully captured; return the capture instead.`,
         );
+      // The operator's PHP library always sends amount and currency on return
+      // (Query/ReturnQuery.php): the amount still held is accepted, as a cancel of all of it.
+      if (requested && (requested.minor !== left || requested.currency !== target.currency)) {
+        throw refuse(
+          'AMOUNT_REFUSED',
+          `A return on a preauth cancels the whole hold, ${money(left, target.currency)}; send it without amount and currency, or with exactly that amount and currency, not ${money(requested.minor, requested.currency)}.`,
+        );
+      }
       return this.followUp(target, 'cancel', 'RETURN', left, clientOrderId);
     }
     if (!SALE_LIKE.includes(target.kind) && target.kind !== 'capture') {

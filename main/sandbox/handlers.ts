@@ -11,6 +11,7 @@ import { storedCard } from './cards';
 import { refuse } from './codes';
 import type { CardRefRow, TxRow } from './db';
 import type { Engine } from './engine';
+import { carriesOrdersOwnId } from './readings';
 import { addPeriods, cardExpired, parseStartDate, type Period } from './recurring';
 import {
   asyncAnswer,
@@ -37,7 +38,8 @@ export type { OpRequest } from './requests';
 /**
  * How an operation treats its client_orderid.
  * - `new`: starts an order; the id must be fresh. An identical repeat gets the first answer.
- * - `follow-up`: acts on an order; the id is fresh or that order's own. Repeats as for `new`.
+ * - `follow-up`: acts on an order; the id is fresh or that order's own. Under a fresh id,
+ *   repeats as for `new`; under the order's own id, every request is a new transaction.
  * - `reference`: names the transaction it moves on (3DS uploads, payout-pay); never replayed,
  *   the state decides (payout-pay twice is refused, as the spec's "executes it" implies).
  * - `read`: status and get-card-info; nothing is recorded.
@@ -312,7 +314,12 @@ export function runOperation(
   const handler = HANDLERS[req.def.name];
   const { store } = engine;
   return store.atomically(() => {
-    const replayable = options.dedupe && (handler.mode === 'new' || handler.mode === 'follow-up');
+    // A follow-up under its order's own client_orderid is a new transaction each time: the
+    // operator's clients send every capture and return that way (readings.ts).
+    const replayable =
+      options.dedupe &&
+      (handler.mode === 'new' ||
+        (handler.mode === 'follow-up' && !carriesOrdersOwnId(engine, req)));
     const coid = coidOf(req);
     const print = fingerprint(req.fields);
     if (replayable) {

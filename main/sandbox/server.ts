@@ -25,6 +25,7 @@ import {
 } from './merchants';
 import { MisbehaviourSwitch, type Misbehaviour } from './misbehaviour';
 import { acsPage, formPage, waitPage, type PageContext } from './pages';
+import { orderTermsOf, widenExpireYear } from './readings';
 import { chargeDueRecurring } from './recurring';
 import { seedDemo } from './seed';
 import { VisibilityDelay } from './visibility';
@@ -197,7 +198,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sendText(res, 405, `${def.name} is called with POST.`, { Allow: 'POST' });
       return;
     }
-    let merchant: Merchant | undefined;
+    // Known from the path before anything is checked, so every refusal (a wrong Accept header
+    // included) comes in the merchant's own answer layout.
+    let merchant: Merchant | undefined = API_ENDPOINT_ID.test(endpointId)
+      ? registry.byEndpointId(endpointId)
+      : undefined;
     try {
       // The body is read before any refusal, so the connection stays usable for the next request.
       const body = await readBody(req);
@@ -218,7 +223,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           `The endpoint id ${JSON.stringify(endpointId)} in the path must be a whole number.`,
         );
       }
-      merchant = registry.byEndpointId(endpointId);
       if (!merchant)
         throw refuse(
           'UNKNOWN_MERCHANT',
@@ -234,6 +238,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           fields,
           login: get('login'),
           control: get('control'),
+          orderTerms: orderTermsOf(store, endpointId, fields.orderid),
         });
       } else {
         verifyOAuth({
@@ -416,7 +421,7 @@ function checkFields(def: OperationDef, pairs: Pairs): Record<string, string> {
     fields[name] = value;
   }
   try {
-    return validateFields(def, fields);
+    return validateFields(def, widenExpireYear(fields));
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     const missing = error.field !== undefined && !fields[error.field]?.trim();
