@@ -92,6 +92,25 @@ describe('Scheme A: the control checksum', () => {
     expect(answer.fields['error-message']).toMatch(/control/);
   });
 
+  it('refuses control in upper-case hex or with spaces around it (403, error-code 11)', async () => {
+    // The notes write control as lowercase hex. A client that sends another form has a bug that
+    // a production gateway may not forgive, so the sandbox does not either.
+    const request = buildRequest('SALE', saleFields('123'), h.credentials);
+    const control = new URLSearchParams(request.body).get('control') ?? '';
+    expect(control).toMatch(/^[0-9a-f]{40}$/);
+    for (const [form, why] of [
+      [control.toUpperCase(), /upper-case hex/],
+      [` ${control} `, /spaces around it/],
+    ] as const) {
+      const answer = await sendRaw(withBody(request, (p) => p.set('control', form)));
+      expect([answer.status, answer.fields['error-code']]).toEqual([403, '11']);
+      expect(answer.fields['error-message']).toMatch(/40 lowercase hex digits/);
+      expect(answer.fields['error-message']).toMatch(why);
+    }
+    const sent = new URLSearchParams(request.body).get('client_orderid');
+    expect(h.sandbox.orders().filter((o) => o.clientOrderId === sent)).toEqual([]);
+  });
+
   it("refuses a login that is not the endpoint's, and an unknown endpoint (403, error-code 10)", async () => {
     const other = await sendRaw(
       buildRequest('STATUS', { client_orderid: 'x' }, { ...h.credentials, login: 'someone-else' }),
@@ -163,6 +182,21 @@ describe('Scheme B: OAuth 1.0a', () => {
     const nonce = parseAuthorizationHeader(request.headers.Authorization ?? '').oauth_nonce;
     const other = await sendRaw(buildRequest('PAYOUT', payoutFields(), h.credentials, { nonce }));
     expect([other.status, other.fields['error-code']]).toEqual([403, '14']);
+  });
+
+  it('refuses an oauth_* parameter given twice in the header, even with the signed value last (403, error-code 12)', async () => {
+    const request = buildRequest('PAYOUT', payoutFields(), h.credentials);
+    const header = request.headers.Authorization ?? '';
+    const doubled = header.replace(/oauth_nonce="/, 'oauth_nonce="not-signed", oauth_nonce="');
+    expect(doubled).not.toBe(header);
+    const answer = await sendRaw({
+      ...request,
+      headers: { ...request.headers, Authorization: doubled },
+    });
+    expect([answer.status, answer.fields['error-code']]).toEqual([403, '12']);
+    expect(answer.fields['error-message']).toMatch(/oauth_nonce twice/);
+    const sent = new URLSearchParams(request.body).get('client_orderid');
+    expect(h.sandbox.orders().filter((o) => o.clientOrderId === sent)).toEqual([]);
   });
 
   it('refuses an unknown consumer key, a missing header and the wrong signature method', async () => {
