@@ -200,7 +200,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     // Known from the path before anything is checked, so every refusal (a wrong Accept header
     // included) comes in the merchant's own answer layout.
-    let merchant: Merchant | undefined = API_ENDPOINT_ID.test(endpointId)
+    const merchant: Merchant | undefined = API_ENDPOINT_ID.test(endpointId)
       ? registry.byEndpointId(endpointId)
       : undefined;
     try {

@@ -147,7 +147,7 @@ describe('return', () => {
     await expectRefused(refund(sale.orderid, '0.01'), 400, '7', /fully returned/);
   });
 
-  it('cancels a preauth (no amount allowed), after which nothing can be captured', async () => {
+  it('cancels a preauth (the whole hold or nothing), after which nothing can be captured', async () => {
     const auth = await order('PREAUTH', '123', '50.00');
     await expectRefused(refund(auth.orderid, '10.00'), 400, '8', /cancels the whole hold/);
     const cancel = await refund(auth.orderid);
