@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { formatMinor, parseAmount } from '../gateway/amount';
+import { FOLLOW_UP_OPERATION, followUpFields } from '../gateway/follow-ups';
 import type { PreparedRequest } from '../gateway/request';
 import { isFinalStatus, type StatusResponse } from '../gateway/response';
 import { requireWritable, type Db } from '../store/database';
@@ -95,12 +96,7 @@ export interface ActionResult {
   replayed: boolean;
 }
 
-const OPERATION_OF: Record<ActionKind, 'CAPTURE' | 'VOID' | 'RETURN'> = {
-  capture: 'CAPTURE',
-  void: 'VOID',
-  refund: 'RETURN',
-  cancel: 'RETURN',
-};
+const OPERATION_OF: Record<ActionKind, 'CAPTURE' | 'VOID' | 'RETURN'> = FOLLOW_UP_OPERATION;
 
 const REASON_REQUIRED: readonly ActionKind[] = ['refund', 'void', 'cancel'];
 
@@ -213,7 +209,7 @@ export class OrderService {
     return this.act('refund', request);
   }
 
-  /** Releases a preauth's hold (a return without amount). */
+  /** Releases a preauth's hold (a return with the amount still held, when Paydesk knows it). */
   cancel(request: ActionRequest): Promise<ActionResult> {
     return this.act('cancel', request);
   }
@@ -299,14 +295,17 @@ export class OrderService {
           }
           amountMinor = requested.minor;
         }
-        const fields: Record<string, string> = { client_orderid: clientOrderId, orderid: orderId };
-        // A full capture or refund is sent with its amount too: what the clerk confirmed is what is sent.
-        if ((kind === 'capture' || kind === 'refund') && amountMinor !== undefined) {
-          fields.amount = formatMinor(amountMinor);
-          fields.currency = currency;
-        }
-        const comment = [reason, request.note?.trim()].filter(Boolean).join(': ');
-        if (comment) fields.comment = comment;
+        // Amount and currency whenever Paydesk knows them (a capture always, a cancel with the
+        // hold it releases): what the clerk confirmed is what is sent, in the form every
+        // reading of the checksum accepts (gateway/follow-ups.ts, docs/protocol.md).
+        const fields = followUpFields({
+          kind,
+          clientOrderId,
+          orderid: orderId,
+          amountMinor,
+          currency,
+          comment: [reason, request.note?.trim()].filter(Boolean).join(': '),
+        });
         // Built and signed before the journal entry: a request that cannot be built leaves no entry.
         const prepared = client.prepare(operation, fields);
         const entry = this.journal.begin({
