@@ -122,6 +122,15 @@ describe('RFC 5849 examples', () => {
     expect(parseAuthorizationHeader(authorizationHeader(rest, realm))).toEqual(params);
   });
 
+  it('refuses a parameter given twice, so no reader can pick the value that was not signed', () => {
+    const header =
+      'OAuth oauth_consumer_key="shop", oauth_nonce="injected", oauth_nonce="4572616e48616d", ' +
+      'oauth_signature_method="HMAC-SHA1", oauth_timestamp="137131200", oauth_version="1.0"';
+    expect(() => parseAuthorizationHeader(header)).toThrow(
+      /gives oauth_nonce twice; every OAuth parameter must appear once/,
+    );
+  });
+
   it('percent-encodes per RFC 3986: only unreserved characters pass', () => {
     expect(percentEncode("A-Za-z0-9._~ !*'()&=+%/é")).toBe(
       'A-Za-z0-9._~%20%21%2A%27%28%29%26%3D%2B%25%2F%C3%A9',
