@@ -1,0 +1,79 @@
+// Row 7, in a fresh process: the journal's CSV export as the app runs it (JournalService's
+// export, then the file written as the save handler writes it), or a raw read of every row.
+// Reports the time, the growth of resident memory to its high-water mark, and the longest
+// event-loop stall seen by a 10 ms timer and by perf_hooks' delay monitor.
+//
+//   csv-export.ts <database> export|raw <out-file>
+
+import { writeFile } from 'node:fs/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+import { JournalService } from '../../../main/services/journal';
+import { openDatabase } from '../../../main/store/database';
+import { Journal } from '../../../main/store/journal';
+
+const [file = '', mode = '', out = ''] = process.argv.slice(2);
+const db = openDatabase(file);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Samplers: RSS and heap every 10 ms (they see only what happens while the loop turns), the
+// kernel's RSS high-water mark (sees everything), and how late each 10 ms tick comes.
+const delay = monitorEventLoopDelay({ resolution: 10 });
+let peakRss = 0;
+let peakHeap = 0;
+let worstLateMs = 0;
+let last = performance.now();
+const sampler = setInterval(() => {
+  const t = performance.now();
+  worstLateMs = Math.max(worstLateMs, t - last - 10);
+  last = t;
+  const memory = process.memoryUsage();
+  peakRss = Math.max(peakRss, memory.rss);
+  peakHeap = Math.max(peakHeap, memory.heapUsed);
+}, 10);
+
+await pause(100);
+const before = process.memoryUsage();
+const maxRssBefore = process.resourceUsage().maxRSS * 1024;
+peakRss = before.rss;
+peakHeap = before.heapUsed;
+worstLateMs = 0;
+delay.enable();
+
+const start = performance.now();
+let rows = 0;
+let bytes = 0;
+if (mode === 'export') {
+  const csv = new JournalService(new Journal(db)).exportCsv({});
+  await writeFile(out, csv, { encoding: 'utf8' });
+  bytes = Buffer.byteLength(csv);
+  rows = csv.split('\n').length - 2;
+} else if (mode === 'raw') {
+  for (const row of db
+    .prepare('SELECT * FROM journal ORDER BY id DESC')
+    .raw()
+    .safeIntegers(true)
+    .iterate()) {
+    rows += (row as unknown[]).length > 0 ? 1 : 0;
+  }
+} else {
+  throw new Error(`unknown mode ${mode}: export or raw`);
+}
+const elapsedMs = performance.now() - start;
+await pause(30); // the late tick after a blocking stretch lands here
+delay.disable();
+clearInterval(sampler);
+
+const highWater = Math.max(process.resourceUsage().maxRSS * 1024, peakRss);
+console.log(
+  JSON.stringify({
+    elapsedMs,
+    rows,
+    bytes,
+    rssGrowth: highWater - before.rss,
+    rssHighWaterWasAlreadyAbove: maxRssBefore > before.rss,
+    heapGrowth: peakHeap - before.heapUsed,
+    stallMs: Math.max(worstLateMs, delay.max / 1e6 - 10),
+  }),
+);
+db.close();

@@ -1,0 +1,80 @@
+// Row 7: the CSV export of the whole journal against a raw read of all its rows, each in a
+// fresh child process so memory and event-loop figures are the export's alone.
+
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { runChild } from '../lib/child';
+import { journalFixture } from '../lib/journal-fixture';
+import type { BenchRow } from '../lib/report';
+import { interleave, median, mib, ms, num, ratio } from '../lib/stats';
+
+const REPS = 3;
+
+interface ExportFigures {
+  elapsedMs: number;
+  rows: number;
+  bytes: number;
+  rssGrowth: number;
+  heapGrowth: number;
+  stallMs: number;
+}
+
+export const csvExportRow: BenchRow = {
+  id: '7',
+  title: 'CSV export of the journal',
+  async run(context) {
+    const fixture = journalFixture(context.journalEntries, context.log);
+    const out = join(fixture.file, '..', 'export.csv');
+    const child = (mode: 'export' | 'raw') =>
+      runChild<ExportFigures>('csv-export.ts', [fixture.file, mode, out], 600_000);
+    try {
+      const runs = await interleave(
+        REPS,
+        () => child('export'),
+        () => child('raw'),
+      );
+      const pick = (side: ExportFigures[], key: keyof ExportFigures) =>
+        median(side.map((r) => r[key]));
+      const time = { a: pick(runs.project, 'elapsedMs'), b: pick(runs.reference, 'elapsedMs') };
+      const rss = { a: pick(runs.project, 'rssGrowth'), b: pick(runs.reference, 'rssGrowth') };
+      const stall = { a: pick(runs.project, 'stallMs'), b: pick(runs.reference, 'stallMs') };
+      const size = pick(runs.project, 'bytes');
+      const n = fixture.entries.toLocaleString('en-US');
+      context.log(
+        `row 7: export ${ms(time.a)} vs raw ${ms(time.b)}; +${mib(rss.a)}; stall ${ms(stall.a)}`,
+      );
+      return [
+        {
+          figure: `CSV export of ${n} entries: time`,
+          project: `${ms(time.a)} (${mib(size)} of CSV)`,
+          reference: `raw read of all rows: ${ms(time.b)}`,
+          ratio: ratio(time.a, time.b),
+          target: '<= 1.5x the raw read',
+          met: time.a / time.b <= 1.5,
+          note: `each run in a fresh child process (${REPS} x export, raw read, interleaved; medians): the export is JournalService.exportCsv then writeFile, as the save handler does; the raw read iterates \`SELECT * FROM journal\` with .raw()`,
+        },
+        {
+          figure: `CSV export of ${n} entries: memory growth`,
+          project: `+${mib(rss.a)} RSS`,
+          reference: `raw read: +${mib(rss.b)}`,
+          ratio: ratio(rss.a, rss.b),
+          target: '<= 64 MiB',
+          met: rss.a <= 64 * 1024 * 1024,
+          note: "the process's RSS high-water mark (getrusage maxRSS, and a 10 ms sampler) minus its RSS just before",
+        },
+        {
+          figure: `CSV export of ${n} entries: longest event-loop stall`,
+          project: ms(stall.a),
+          reference: `raw read: ${ms(stall.b)}`,
+          ratio: '',
+          target: 'none > 50 ms',
+          met: stall.a <= 50,
+          note: `how late a 10 ms interval timer fired at worst (and perf_hooks.monitorEventLoopDelay's max), during the run; ${num(pick(runs.project, 'rows'))} rows exported`,
+        },
+      ];
+    } finally {
+      rmSync(out, { force: true });
+    }
+  },
+};

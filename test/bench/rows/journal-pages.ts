@@ -1,0 +1,94 @@
+// Row 6: pages of a large journal through the Journal store's search API (what the Journal
+// screen asks for), against a raw indexed point query on the same file.
+
+import Database from 'better-sqlite3';
+
+import { openDatabase } from '../../../main/store/database';
+import { Journal, type JournalFilter } from '../../../main/store/journal';
+import { journalFixture } from '../lib/journal-fixture';
+import type { BenchLine, BenchRow } from '../lib/report';
+import { interleave, median, ms, now, ratio } from '../lib/stats';
+
+const REPS = 5;
+const CALLS_PER_REP = 3;
+const POINT_QUERIES = 2_000;
+const PAGE = 100;
+
+export const journalPagesRow: BenchRow = {
+  id: '6',
+  title: 'journal pages',
+  async run(context) {
+    const fixture = journalFixture(context.journalEntries, context.log);
+    const db = openDatabase(fixture.file);
+    const raw = new Database(fixture.file, { readonly: true });
+    try {
+      const journal = new Journal(db);
+      const filtered: JournalFilter = {
+        status: 'approved',
+        from: new Date(fixture.newest.getTime() - 30 * 86_400_000).toISOString(),
+      };
+      const lastOffset = (filter: JournalFilter) => {
+        const total = journal.search(filter, 0, 1).total;
+        return Math.max(0, Math.floor((total - 1) / PAGE) * PAGE);
+      };
+      const pages: { figure: string; filter: JournalFilter; offset: number }[] = [
+        { figure: 'filtered (status + last 30 days), first page', filter: filtered, offset: 0 },
+        {
+          figure: 'filtered (status + last 30 days), last page',
+          filter: filtered,
+          offset: lastOffset(filtered),
+        },
+        { figure: 'unfiltered, first page', filter: {}, offset: 0 },
+        { figure: 'unfiltered, last page', filter: {}, offset: lastOffset({}) },
+      ];
+
+      const point = raw.prepare('SELECT * FROM journal WHERE id = ?').safeIntegers(true);
+      let seed = 1;
+      const pointQuery = () => {
+        const start = now();
+        for (let i = 0; i < POINT_QUERIES; i++) {
+          seed = (seed * 48271) % 2147483647;
+          point.get(1 + (seed % fixture.entries));
+        }
+        return Promise.resolve((now() - start) / POINT_QUERIES);
+      };
+
+      const lines: BenchLine[] = [];
+      for (const page of pages) {
+        const onePage = () => {
+          const times: number[] = [];
+          for (let i = 0; i < CALLS_PER_REP; i++) {
+            const start = now();
+            const result = journal.search(page.filter, page.offset, PAGE);
+            times.push(now() - start);
+            if (result.rows.length === 0) throw new Error(`${page.figure}: no rows`);
+          }
+          return Promise.resolve(median(times));
+        };
+        await onePage(); // warm-up, untimed
+        await pointQuery();
+        const runs = await interleave(REPS, onePage, pointQuery);
+        const a = median(runs.project);
+        const b = median(runs.reference);
+        context.log(`row 6: ${page.figure}: ${ms(a)} (point query ${ms(b)})`);
+        lines.push({
+          figure: `journal of ${fixture.entries.toLocaleString('en-US')}: ${page.figure} (${PAGE} rows)`,
+          project: ms(a),
+          reference: `raw indexed point query: ${ms(b)}`,
+          ratio: ratio(a, b),
+          target: '<= 10 ms any page',
+          met: a <= 10,
+          ...(page === pages[0]
+            ? {
+                note: `Journal.search(filter, offset, ${PAGE}) on a temp SQLite file seeded with ${fixture.entries.toLocaleString('en-US')} entries over two years; ${REPS} reps x ${CALLS_PER_REP} calls per page, interleaved with ${POINT_QUERIES} random \`SELECT * FROM journal WHERE id = ?\` (prepared once); medians`,
+              }
+            : {}),
+        });
+      }
+      return lines;
+    } finally {
+      raw.close();
+      db.close();
+    }
+  },
+};

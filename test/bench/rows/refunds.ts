@@ -1,0 +1,168 @@
+// Rows 2 and 3: refunds through the services (OrderService: status, rules, journal, return,
+// follow-up) against the embedded sandbox with delay 0, sequentially and 16 at a time, against
+// the same status + return calls made by a bare GatewayClient (prepare + sendPrepared, no
+// journal, no rules). Every refund is of its own approved sale, made beforehand.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { GatewayClient } from '../../../main/gateway/client';
+import { MemorySecretStore } from '../../../main/secrets';
+import { PaydeskServices } from '../../../main/services/app';
+import type { BenchLine, BenchRow } from '../lib/report';
+import { interleave, median, num, now, ratio } from '../lib/stats';
+
+const REPS = 4;
+const SEQUENTIAL = 150;
+const CONCURRENT = 300;
+const WIDTH = 16;
+const REFUND = { amount: '1.00', currency: 'EUR', comment: 'Damaged' };
+
+/** Runs `task` over `items` with at most `width` at a time; returns refunds per second. */
+async function rate<T>(items: T[], width: number, task: (item: T) => Promise<unknown>) {
+  let next = 0;
+  const start = now();
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+  return items.length / ((now() - start) / 1000);
+}
+
+export const refundsRow: BenchRow = {
+  id: '2,3',
+  title: 'refunds through the services',
+  async run(context) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-bench-refunds-'));
+    const secrets = new MemorySecretStore();
+    const services = await PaydeskServices.start({
+      dataDir,
+      secrets,
+      operator: 'bench',
+      sandboxDelayMs: 0,
+    });
+    try {
+      const sandbox = services.report.sandbox;
+      if (!sandbox.running)
+        throw new Error(`the embedded sandbox did not start: ${sandbox.message}`);
+      const profileId = sandbox.profileId;
+      const profile = await services.profiles.get(profileId);
+      const controlKey = await secrets.get(profileId, 'control-key');
+      if (!profile || !controlKey) throw new Error('the sandbox profile is incomplete');
+      const bare = new GatewayClient({
+        baseUrl: sandbox.baseUrl,
+        endpointId: profile.endpointId,
+        login: profile.login,
+        controlKey,
+      });
+
+      let serial = 0;
+      const sales = async (count: number): Promise<string[]> => {
+        const ids: string[] = [];
+        await rate(Array.from({ length: count }), WIDTH, async () => {
+          const ack = await bare.call('SALE', {
+            client_orderid: `bench-sale-${++serial}`,
+            amount: '10.00',
+            currency: 'EUR',
+            email: 'john@example.com',
+            ipaddress: '203.0.113.7',
+            order_desc: 'Order',
+            credit_card_number: '4444555566661111',
+            card_printed_name: 'JOHN SMITH',
+            expire_month: '12',
+            expire_year: '2030',
+            cvv2: '123',
+          });
+          ids.push(ack.orderId ?? '');
+        });
+        // The next request runs the sandbox's due work: with delay 0 every sale is approved.
+        await bare.status({ orderid: ids[0] ?? '' });
+        return ids;
+      };
+
+      const viaServices = async (orders: string[], width: number) => {
+        const opened: string[] = [];
+        const perSecond = await rate(orders, width, async (orderid) => {
+          const { clientOrderId } = services.orders.openAction();
+          opened.push(clientOrderId);
+          await services.orders.refund({
+            profileId,
+            orderid,
+            clientOrderId,
+            amount: REFUND.amount,
+            reason: REFUND.comment,
+          });
+        });
+        // Untimed: let the background follow-ups end so they do not land in the next run.
+        await Promise.race([
+          Promise.all(opened.map((id) => services.orders.settled(id))),
+          new Promise((resolve) => setTimeout(resolve, 10_000)),
+        ]);
+        return perSecond;
+      };
+      const viaBareClient = (orders: string[], width: number) =>
+        rate(orders, width, async (orderid) => {
+          const status = await bare.status({ orderid });
+          if (status.status !== 'approved') throw new Error(`order ${orderid} is ${status.status}`);
+          await bare.call('RETURN', {
+            client_orderid: `bench-return-${++serial}`,
+            orderid,
+            ...REFUND,
+          });
+        });
+
+      context.log('rows 2-3: making approved sales to refund');
+      const pool = await sales(2 * (REPS + 1) * (SEQUENTIAL + CONCURRENT));
+      const take = (n: number) => pool.splice(0, n);
+      // Warm-up of both paths.
+      await viaServices(take(20), 1);
+      await viaBareClient(take(20), 1);
+
+      context.log('rows 2-3: sequential');
+      const seq = await interleave(
+        REPS,
+        () => viaServices(take(SEQUENTIAL), 1),
+        () => viaBareClient(take(SEQUENTIAL), 1),
+      );
+      context.log('rows 2-3: 16 at a time');
+      const par = await interleave(
+        REPS,
+        () => viaServices(take(CONCURRENT), WIDTH),
+        () => viaBareClient(take(CONCURRENT), WIDTH),
+      );
+      const s = { project: median(seq.project), reference: median(seq.reference) };
+      const p = { project: median(par.project), reference: median(par.reference) };
+      context.log(
+        `rows 2-3: sequential ${num(s.project)}/s vs ${num(s.reference)}/s; 16 at a time ${num(p.project)}/s vs ${num(p.reference)}/s`,
+      );
+      const lines: BenchLine[] = [
+        {
+          figure: 'refunds through the services, sequential',
+          project: `${num(s.project)}/s`,
+          reference: `same status + return by a bare client: ${num(s.reference)}/s`,
+          ratio: ratio(s.project, s.reference),
+          target: '>= 0.8x the bare client',
+          met: s.project / s.reference >= 0.8,
+          note: `${REPS} x ${SEQUENTIAL} refunds per side, interleaved, medians; embedded sandbox (same process) with delay 0; the services' background status follow-up runs as in the app and is awaited, untimed, after each run`,
+        },
+        {
+          figure: 'refunds, 16 at a time',
+          project: `${num(p.project)}/s (${ratio(p.project, s.project)} sequential)`,
+          reference: `bare client at 16: ${num(p.reference)}/s`,
+          ratio: ratio(p.project, p.reference),
+          target: '>= 0.8x bare at 16, and >= 2.5x sequential',
+          met: p.project / p.reference >= 0.8 && p.project / s.project >= 2.5,
+          note: `${REPS} x ${CONCURRENT} refunds per side`,
+        },
+      ];
+      return lines;
+    } finally {
+      await services.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+};

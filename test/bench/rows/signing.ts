@@ -1,0 +1,92 @@
+// Row 4: one RSA-SHA256 OAuth request built by `buildRequest` (fields, base string, key,
+// signature), 2048- and 4096-bit keys, against `openssl speed`'s RSA signing time on the same
+// machine in the same run (one process: -multi 1).
+
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { promisify } from 'node:util';
+
+import { buildRequest, type Credentials } from '../../../main/gateway/request';
+import type { BenchLine, BenchRow } from '../lib/report';
+import { interleave, median, ms, num, ratio, timeLoop } from '../lib/stats';
+
+const REPS = 3;
+const PROJECT_MS = 1_500;
+const OPENSSL_SECONDS = 2;
+const run = promisify(execFile);
+
+/** Milliseconds per RSA sign as `openssl speed` reports it, or an Error saying why not. */
+async function opensslSignMs(bits: number): Promise<number> {
+  const { stdout } = await run(
+    'openssl',
+    ['speed', '-seconds', String(OPENSSL_SECONDS), '-multi', '1', `rsa${bits}`],
+    { timeout: 60_000 },
+  );
+  // "rsa 2048 bits 0.000704s 0.000028s   1420.0  35411.0": sign s, verify s, sign/s, verify/s
+  const match = new RegExp(`^rsa\\s+${bits} bits\\s+\\S+s\\s+\\S+s\\s+([\\d.]+)`, 'm').exec(stdout);
+  if (!match?.[1]) throw new Error(`could not read openssl speed's output:\n${stdout}`);
+  return 1000 / Number(match[1]);
+}
+
+function credentialsWithKey(bits: number): Credentials {
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: bits,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  return {
+    baseUrl: 'https://gate.example.com/paynet',
+    endpointId: '1111',
+    login: 'merchantlogin',
+    controlKey: 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20',
+    privateKeyPem: privateKey,
+  };
+}
+
+export const signingRow: BenchRow = {
+  id: '4',
+  title: 'RSA-SHA256 OAuth signing via buildRequest',
+  async run(context) {
+    try {
+      await run('openssl', ['version']);
+    } catch {
+      return [2048, 4096].map((bits) => ({
+        figure: `RSA-${bits} OAuth signing via \`buildRequest\``,
+        project: 'not measured',
+        reference: 'openssl is not installed',
+        ratio: '',
+        target: '<= 1.15x time',
+      }));
+    }
+    const lines: BenchLine[] = [];
+    for (const bits of [2048, 4096]) {
+      const credentials = credentialsWithKey(bits);
+      let serial = 0;
+      const build = () =>
+        buildRequest(
+          'CARDREF_V4',
+          { client_orderid: `bench-${++serial}`, orderid: '9011' },
+          credentials,
+        );
+      build();
+      const runs = await interleave(
+        REPS,
+        async () => (await timeLoop(build, PROJECT_MS, 20_000)).perCallMs,
+        () => opensslSignMs(bits),
+      );
+      const a = median(runs.project);
+      const b = median(runs.reference);
+      context.log(`row 4: RSA-${bits} buildRequest ${ms(a)}, openssl ${ms(b)}`);
+      lines.push({
+        figure: `RSA-${bits} OAuth signing via \`buildRequest\``,
+        project: `${ms(a)} per request (${num(1000 / a)}/s)`,
+        reference: `openssl speed rsa${bits}: ${ms(b)} per sign (${num(1000 / b)}/s)`,
+        ratio: ratio(a, b),
+        target: '<= 1.15x time',
+        met: a / b <= 1.15,
+        note: `${REPS} x (${PROJECT_MS / 1000} s of buildRequest, then \`openssl speed -seconds ${OPENSSL_SECONDS} -multi 1 rsa${bits}\`), medians; the request is CARDREF_V4 (OAuth RSA-SHA256)`,
+      });
+    }
+    return lines;
+  },
+};

@@ -1,0 +1,122 @@
+// `npm run bench`: measures every figure of issue 13's table against its reference in the same
+// run (interleaved repetitions, medians) and prints project, reference, ratio and target,
+// marking the targets missed. A measurement, not a test: it exits 0 when targets are missed.
+//
+//   npm run bench                         short run (journal of 100,000 entries)
+//   npm run bench -- --full               the 1,000,000-entry journal
+//   npm run bench -- --only 1,6           some rows (numbers of the issue's table; x = extras)
+//   npm run bench -- --write docs/performance.md
+
+import { cpus, loadavg } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+import { closeJournalFixture } from './lib/journal-fixture';
+import { markdownTable, notes, textTable, type BenchLine, type BenchRow } from './lib/report';
+import { csvExportRow } from './rows/csv-export';
+import { firstStartRow } from './rows/first-start';
+import { journalPagesRow } from './rows/journal-pages';
+import { keysRow } from './rows/keys';
+import { refundsRow } from './rows/refunds';
+import { rendererSizeRow } from './rows/renderer-size';
+import { roundTripRow } from './rows/round-trip';
+import { serverStatusRow } from './rows/server-status';
+import { signingRow } from './rows/signing';
+
+const ROWS: readonly BenchRow[] = [
+  serverStatusRow,
+  refundsRow,
+  signingRow,
+  roundTripRow,
+  journalPagesRow,
+  csvExportRow,
+  rendererSizeRow,
+  firstStartRow,
+  keysRow,
+];
+
+const { values } = parseArgs({
+  options: {
+    full: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    write: { type: 'string' },
+  },
+});
+const full = values.full ?? false;
+const only = values.only?.split(',').map((s) => s.trim());
+const journalEntries = full ? 1_000_000 : 100_000;
+
+const machine = `${cpus().length} cores, ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, ${process.platform} ${process.arch}`;
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+const loadBefore = load();
+const started = performance.now();
+const log = (message: string) =>
+  process.stderr.write(
+    `[bench ${((performance.now() - started) / 1000).toFixed(0)} s] ${message}\n`,
+  );
+
+log(
+  `${machine}; journal of ${journalEntries.toLocaleString('en-US')} entries; load average ${loadBefore}`,
+);
+const lines: BenchLine[] = [];
+for (const row of ROWS) {
+  if (only && !row.id.split(',').some((id) => only.includes(id))) continue;
+  log(`row ${row.id}: ${row.title}`);
+  try {
+    lines.push(...(await row.run({ full, journalEntries, log })));
+  } catch (error) {
+    // One broken row must not hide the others' figures.
+    lines.push({
+      figure: row.title,
+      project: 'failed',
+      reference: '',
+      ratio: '',
+      target: '',
+      note: `the row failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    });
+  }
+}
+closeJournalFixture();
+const seconds = (performance.now() - started) / 1000;
+const loadAfter = load();
+const missed = lines.filter((l) => l.met === false).length;
+const summary = `${missed} of ${lines.filter((l) => l.met !== undefined).length} targets missed; ${seconds.toFixed(0)} s; load average before ${loadBefore}, after ${loadAfter} (1, 5, 15 min)`;
+
+console.log('');
+console.log(textTable(lines));
+console.log('');
+for (const note of notes(lines)) console.log(`- ${note}`);
+console.log('');
+console.log(
+  `${machine}. Journal of ${journalEntries.toLocaleString('en-US')} entries${full ? ' (--full)' : ' (--full for 1,000,000)'}.`,
+);
+console.log(summary);
+
+if (values.write) {
+  const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const markdown = [
+    '# Performance',
+    '',
+    'Measured by `npm run bench` (test/bench/run.ts): every figure of issue 13 against a reference',
+    'measured in the same run, interleaved (project, reference, project, ...), several repetitions,',
+    'medians. Ratios are project / reference. Regenerate with',
+    `\`npm run bench -- ${full ? '--full ' : ''}--write docs/performance.md\`.`,
+    '',
+    `- Date: ${date}`,
+    `- Machine: ${machine}`,
+    `- Journal: ${journalEntries.toLocaleString('en-US')} entries${full ? '' : ' (the default; `--full` uses 1,000,000)'}`,
+    `- ${summary}`,
+    '',
+    markdownTable(lines),
+    '',
+    '## How each figure is measured',
+    '',
+    ...notes(lines).map((n) => `- ${n}`),
+    '',
+  ].join('\n');
+  writeFileSync(values.write, markdown);
+  console.log(`Wrote ${values.write}.`);
+}
