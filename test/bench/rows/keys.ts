@@ -2,10 +2,11 @@
 // with a 4096-bit key, node:crypto (what main/gateway uses) against node-forge's pure
 // JavaScript. design.md says forge is ~40x slower.
 
-import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { createPrivateKey, sign } from 'node:crypto';
 
 import forge from 'node-forge';
 
+import { rsaPrivateKeyPem } from '../lib/keys';
 import type { BenchRow } from '../lib/report';
 import { interleave, median, ms, ratio, timeLoop } from '../lib/stats';
 
@@ -17,11 +18,7 @@ export const keysRow: BenchRow = {
   id: 'x',
   title: 'RSA-4096 signing: node:crypto vs node-forge',
   async run(context) {
-    const { privateKey: pem } = generateKeyPairSync('rsa', {
-      modulusLength: 4096,
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-    });
+    const pem = rsaPrivateKeyPem(4096);
     const nodeKey = createPrivateKey(pem);
     const forgeKey = forge.pki.privateKeyFromPem(pem);
     const data = Buffer.from(BASE_STRING, 'utf8');

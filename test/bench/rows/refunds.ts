@@ -13,9 +13,10 @@ import { PaydeskServices } from '../../../main/services/app';
 import type { BenchLine, BenchRow } from '../lib/report';
 import { interleave, median, num, now, ratio } from '../lib/stats';
 
-const REPS = 4;
-const SEQUENTIAL = 150;
-const CONCURRENT = 300;
+const REPS = 3;
+const SEQUENTIAL = 100;
+const CONCURRENT = 200;
+const WARM_UP = 20;
 const WIDTH = 16;
 const REFUND = { amount: '1.00', currency: 'EUR', comment: 'Damaged' };
 
@@ -116,11 +117,11 @@ export const refundsRow: BenchRow = {
         });
 
       context.log('rows 2-3: making approved sales to refund');
-      const pool = await sales(2 * (REPS + 1) * (SEQUENTIAL + CONCURRENT));
+      const pool = await sales(2 * (WARM_UP + REPS * (SEQUENTIAL + CONCURRENT)));
       const take = (n: number) => pool.splice(0, n);
       // Warm-up of both paths.
-      await viaServices(take(20), 1);
-      await viaBareClient(take(20), 1);
+      await viaServices(take(WARM_UP), 1);
+      await viaBareClient(take(WARM_UP), 1);
 
       context.log('rows 2-3: sequential');
       const seq = await interleave(

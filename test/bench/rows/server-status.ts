@@ -9,7 +9,7 @@ import { interleave, median, num, ratio } from '../lib/stats';
 
 const CONNECTIONS = 16;
 const REPS = 5;
-const DURATION_MS = 1_500;
+const DURATION_MS = 1_000;
 const MAX_REQUESTS = 200_000;
 
 export interface StatusShots {
@@ -25,15 +25,11 @@ export const serverStatusRow: BenchRow = {
     const child = spawnTs('status-servers.ts');
     try {
       const shots = await nextMessage<StatusShots>(child, 60_000);
-      const load = (shot: Shot) =>
-        runLoad(shot, {
-          connections: CONNECTIONS,
-          durationMs: DURATION_MS,
-          maxRequests: MAX_REQUESTS,
-        });
+      const load = (shot: Shot, durationMs = DURATION_MS) =>
+        runLoad(shot, { connections: CONNECTIONS, durationMs, maxRequests: MAX_REQUESTS });
       // Warm both (JIT, sockets) before measuring.
-      await load(shots.sandbox);
-      await load(shots.bare);
+      await load(shots.sandbox, 300);
+      await load(shots.bare, 300);
       const runs = await interleave(
         REPS,
         () => load(shots.sandbox),
