@@ -46,7 +46,7 @@ export const serverStatusRow: BenchRow = {
         ratio: ratio(project, reference),
         target: '>= 0.5x bare',
         met: project / reference >= 0.5,
-        note: `${REPS} x ${DURATION_MS / 1000} s each, interleaved, medians; load from one node:http keep-alive client process${errors ? `; ${errors} non-200 answers or errors` : ''}`,
+        note: `${REPS} x ${DURATION_MS / 1000} s each, interleaved, medians; load from this process on raw kept-alive sockets (node:net, a prebuilt request; node:http's client could not keep up with the bare server here), servers in one child process${errors ? `; ${errors} non-200 answers or errors` : ''}`,
       };
       return [line];
     } finally {
