@@ -191,6 +191,8 @@ CREATE TABLE IF NOT EXISTS nonces (
   seen_at INTEGER NOT NULL,
   PRIMARY KEY (consumer_key, nonce)
 );
+-- Old nonces are deleted on every signed request; without this that is a scan of the table.
+CREATE INDEX IF NOT EXISTS nonces_seen ON nonces (seen_at);
 
 CREATE TABLE IF NOT EXISTS callbacks (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -230,20 +232,70 @@ type Insertable<T> = Partial<Omit<T, 'id'>>;
 
 /** The queries the sandbox runs, in one place, each statement prepared once. */
 export class Store {
+  /**
+   * Statements by their SQL text, compiled on first use and kept: compiling is most of the cost
+   * of a small query. The texts are fixed or built from column names only (never from values),
+   * so the map stays small.
+   */
+  private readonly statements = new Map<string, Database.Statement>();
+  /**
+   * No queued transaction or recurring charge is due before this sandbox time (ms), so a
+   * request can skip the due-work pass without reading the tables. Lowered whenever a due time
+   * is written; recomputed from the tables by refreshDueHint after a pass.
+   */
+  private dueHint = -Infinity;
+
   constructor(readonly db: Db) {}
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
 
   private insert(table: string, values: Record<string, unknown>): bigint {
     const names = Object.keys(values).filter((k) => values[k] !== undefined);
     const sql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`;
     const params = Object.fromEntries(names.map((n) => [n, values[n]]));
-    return this.db.prepare(sql).run(params).lastInsertRowid as bigint;
+    this.noteDue(values);
+    return this.statement(sql).run(params).lastInsertRowid as bigint;
   }
 
   private update(table: string, id: bigint, patch: Record<string, unknown>): void {
     const names = Object.keys(patch).filter((k) => patch[k] !== undefined);
     if (names.length === 0) return;
     const sql = `UPDATE ${table} SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`;
-    this.db.prepare(sql).run({ ...Object.fromEntries(names.map((n) => [n, patch[n]])), id });
+    this.noteDue(patch);
+    this.statement(sql).run({ ...Object.fromEntries(names.map((n) => [n, patch[n]])), id });
+  }
+
+  private noteDue(values: Record<string, unknown>): void {
+    for (const name of ['due_at', 'next_due_at']) {
+      const at = values[name];
+      if (typeof at === 'bigint' && Number(at) < this.dueHint) this.dueHint = Number(at);
+    }
+  }
+
+  /** False when no transaction or recurring charge can be due at `now` (no table is read). */
+  mayHaveDueWork(now: number): boolean {
+    return now >= this.dueHint;
+  }
+
+  /** Recomputes the earliest due time from the tables (after a due-work pass). */
+  refreshDueHint(): void {
+    const tx = this.statement(
+      "SELECT MIN(due_at) AS at FROM transactions WHERE stage = 'queued'",
+    ).get() as { at: bigint | null };
+    const plan = this.statement(
+      'SELECT MIN(next_due_at) AS at FROM recurring WHERE repeats_left IS NULL OR repeats_left > 0',
+    ).get() as { at: bigint | null };
+    this.dueHint = Math.min(
+      tx.at === null ? Infinity : Number(tx.at),
+      plan.at === null ? Infinity : Number(plan.at),
+    );
   }
 
   /** Runs `fn` in one SQLite transaction: an answer and the order it reports commit together. */
@@ -281,58 +333,53 @@ export class Store {
   }
 
   tx(id: bigint): TxRow | undefined {
-    return this.db.prepare('SELECT * FROM transactions WHERE id = ?').get(id) as TxRow | undefined;
+    return this.statement('SELECT * FROM transactions WHERE id = ?').get(id) as TxRow | undefined;
   }
 
   txOf(endpointId: string, id: bigint): TxRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM transactions WHERE id = ? AND endpoint_id = ?')
-      .get(id, endpointId) as TxRow | undefined;
+    return this.statement('SELECT * FROM transactions WHERE id = ? AND endpoint_id = ?').get(
+      id,
+      endpointId,
+    ) as TxRow | undefined;
   }
 
   /** The latest transaction carrying this client_orderid: what `status` by client_orderid reports. */
   latestByClientOrderId(endpointId: string, clientOrderId: string): TxRow | undefined {
-    return this.db
-      .prepare(
-        'SELECT * FROM transactions WHERE endpoint_id = ? AND client_orderid = ? ORDER BY id DESC LIMIT 1',
-      )
-      .get(endpointId, clientOrderId) as TxRow | undefined;
+    return this.statement(
+      'SELECT * FROM transactions WHERE endpoint_id = ? AND client_orderid = ? ORDER BY id DESC LIMIT 1',
+    ).get(endpointId, clientOrderId) as TxRow | undefined;
   }
 
   allByClientOrderId(endpointId: string, clientOrderId: string): TxRow[] {
-    return this.db
-      .prepare(
-        'SELECT * FROM transactions WHERE endpoint_id = ? AND client_orderid = ? ORDER BY id',
-      )
-      .all(endpointId, clientOrderId) as TxRow[];
+    return this.statement(
+      'SELECT * FROM transactions WHERE endpoint_id = ? AND client_orderid = ? ORDER BY id',
+    ).all(endpointId, clientOrderId) as TxRow[];
   }
 
   byPageToken(token: string): TxRow | undefined {
-    return this.db.prepare('SELECT * FROM transactions WHERE page_token = ?').get(token) as
+    return this.statement('SELECT * FROM transactions WHERE page_token = ?').get(token) as
       TxRow | undefined;
   }
 
   children(parentId: bigint): TxRow[] {
-    return this.db
-      .prepare('SELECT * FROM transactions WHERE parent_id = ? ORDER BY id')
-      .all(parentId) as TxRow[];
+    return this.statement('SELECT * FROM transactions WHERE parent_id = ? ORDER BY id').all(
+      parentId,
+    ) as TxRow[];
   }
 
   dueTx(now: number): TxRow[] {
-    return this.db
-      .prepare(
-        "SELECT * FROM transactions WHERE stage = 'queued' AND due_at <= ? ORDER BY due_at, id",
-      )
-      .all(now) as TxRow[];
+    return this.statement(
+      "SELECT * FROM transactions WHERE stage = 'queued' AND due_at <= ? ORDER BY due_at, id",
+    ).all(now) as TxRow[];
   }
 
   listTx(endpointId?: string): TxRow[] {
     return (
       endpointId === undefined
-        ? this.db.prepare('SELECT * FROM transactions ORDER BY id').all()
-        : this.db
-            .prepare('SELECT * FROM transactions WHERE endpoint_id = ? ORDER BY id')
-            .all(endpointId)
+        ? this.statement('SELECT * FROM transactions ORDER BY id').all()
+        : this.statement('SELECT * FROM transactions WHERE endpoint_id = ? ORDER BY id').all(
+            endpointId,
+          )
     ) as TxRow[];
   }
 
@@ -340,17 +387,18 @@ export class Store {
 
   insertCardRef(values: Omit<CardRefRow, 'id'>): CardRefRow {
     const id = this.insert('card_refs', { ...values });
-    return this.db.prepare('SELECT * FROM card_refs WHERE id = ?').get(id) as CardRefRow;
+    return this.statement('SELECT * FROM card_refs WHERE id = ?').get(id) as CardRefRow;
   }
 
   cardRef(endpointId: string, id: bigint): CardRefRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM card_refs WHERE id = ? AND endpoint_id = ?')
-      .get(id, endpointId) as CardRefRow | undefined;
+    return this.statement('SELECT * FROM card_refs WHERE id = ? AND endpoint_id = ?').get(
+      id,
+      endpointId,
+    ) as CardRefRow | undefined;
   }
 
   cardRefOfTx(txId: bigint): CardRefRow | undefined {
-    return this.db.prepare('SELECT * FROM card_refs WHERE source_tx_id = ?').get(txId) as
+    return this.statement('SELECT * FROM card_refs WHERE source_tx_id = ?').get(txId) as
       CardRefRow | undefined;
   }
 
@@ -362,16 +410,14 @@ export class Store {
   }
 
   recurring(id: bigint): RecurringRow | undefined {
-    return this.db.prepare('SELECT * FROM recurring WHERE id = ?').get(id) as
+    return this.statement('SELECT * FROM recurring WHERE id = ?').get(id) as
       RecurringRow | undefined;
   }
 
   dueRecurring(now: number): RecurringRow[] {
-    return this.db
-      .prepare(
-        'SELECT * FROM recurring WHERE next_due_at <= ? AND (repeats_left IS NULL OR repeats_left > 0) ORDER BY next_due_at, id',
-      )
-      .all(now) as RecurringRow[];
+    return this.statement(
+      'SELECT * FROM recurring WHERE next_due_at <= ? AND (repeats_left IS NULL OR repeats_left > 0) ORDER BY next_due_at, id',
+    ).all(now) as RecurringRow[];
   }
 
   updateRecurring(id: bigint, patch: Partial<Omit<RecurringRow, 'id'>>): void {
@@ -385,11 +431,9 @@ export class Store {
     operation: string,
     clientOrderId: string,
   ): { fingerprint: string; fields: string } | undefined {
-    return this.db
-      .prepare(
-        'SELECT fingerprint, fields FROM answers WHERE endpoint_id = ? AND operation = ? AND client_orderid = ?',
-      )
-      .get(endpointId, operation, clientOrderId) as
+    return this.statement(
+      'SELECT fingerprint, fields FROM answers WHERE endpoint_id = ? AND operation = ? AND client_orderid = ?',
+    ).get(endpointId, operation, clientOrderId) as
       { fingerprint: string; fields: string } | undefined;
   }
 
@@ -401,25 +445,26 @@ export class Store {
     fields: string,
     now: number,
   ): void {
-    this.db
-      .prepare(
-        'INSERT INTO answers (endpoint_id, operation, client_orderid, fingerprint, fields, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(endpointId, operation, clientOrderId, fingerprint, fields, now);
+    this.statement(
+      'INSERT INTO answers (endpoint_id, operation, client_orderid, fingerprint, fields, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(endpointId, operation, clientOrderId, fingerprint, fields, now);
   }
 
   // Nonces -------------------------------------------------------------------------------
 
   /** Records a nonce; false when it was already seen since `notBefore`. */
   claimNonce(consumerKey: string, nonce: string, now: number, notBefore: number): boolean {
-    this.db.prepare('DELETE FROM nonces WHERE seen_at < ?').run(notBefore);
-    const seen = this.db
-      .prepare('SELECT 1 FROM nonces WHERE consumer_key = ? AND nonce = ?')
-      .get(consumerKey, nonce);
+    this.statement('DELETE FROM nonces WHERE seen_at < ?').run(notBefore);
+    const seen = this.statement('SELECT 1 FROM nonces WHERE consumer_key = ? AND nonce = ?').get(
+      consumerKey,
+      nonce,
+    );
     if (seen) return false;
-    this.db
-      .prepare('INSERT INTO nonces (consumer_key, nonce, seen_at) VALUES (?, ?, ?)')
-      .run(consumerKey, nonce, now);
+    this.statement('INSERT INTO nonces (consumer_key, nonce, seen_at) VALUES (?, ?, ?)').run(
+      consumerKey,
+      nonce,
+      now,
+    );
     return true;
   }
 
@@ -430,11 +475,9 @@ export class Store {
   }
 
   dueCallbacks(now: number): CallbackRow[] {
-    return this.db
-      .prepare(
-        "SELECT * FROM callbacks WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id",
-      )
-      .all(now) as CallbackRow[];
+    return this.statement(
+      "SELECT * FROM callbacks WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id",
+    ).all(now) as CallbackRow[];
   }
 
   updateCallback(id: bigint, patch: Partial<Omit<CallbackRow, 'id'>>): void {
@@ -442,8 +485,8 @@ export class Store {
   }
 
   callbacksOf(txId: bigint): CallbackRow[] {
-    return this.db
-      .prepare('SELECT * FROM callbacks WHERE tx_id = ? ORDER BY id')
-      .all(txId) as CallbackRow[];
+    return this.statement('SELECT * FROM callbacks WHERE tx_id = ? ORDER BY id').all(
+      txId,
+    ) as CallbackRow[];
   }
 }

@@ -140,12 +140,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
 
   /**
-   * Final statuses and recurring charges, synchronously; due callbacks are started and not
-   * awaited, so a slow merchant endpoint never slows the gateway's answers.
+   * Final statuses and recurring charges whose time has come, synchronously, so an answer
+   * never reports an order as it was before its due time. Costs nothing when nothing is due
+   * (an in-memory check), which is every request but the few right after a due time: the
+   * background tick below does the pass otherwise.
    */
-  const settleNow = (): void => {
+  const settleOrders = (): void => {
+    if (!store.mayHaveDueWork(clock.now())) return;
     engine.finalizeDue();
     if (chargeDueRecurring(engine) > 0) engine.finalizeDue();
+    store.refreshDueHint();
+  };
+  /**
+   * The whole due-work pass: orders as above, and due callbacks started and not awaited, so a
+   * slow merchant endpoint never slows the gateway's answers. Run by the tick and on clock
+   * moves, not per request.
+   */
+  const settleNow = (): void => {
+    settleOrders();
     dispatcher
       .deliverDue()
       .catch((error: unknown) => log(`sandbox: callback delivery failed: ${String(error)}`));
@@ -206,7 +218,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     try {
       // The body is read before any refusal, so the connection stays usable for the next request.
       const body = await readBody(req);
-      settleNow();
+      settleOrders();
       const latency = misbehaviour.latencyFor(def.name);
       if (latency > 0) await sleep(latency);
       if (misbehaviour.shouldFail(def.name)) {
@@ -311,7 +323,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sendText(res, 405, 'Use GET or POST.', { Allow: 'GET, POST' });
       return;
     }
-    settleNow();
+    settleOrders();
     const ctx: PageContext = { engine, pages: pagesBase(origin, prefix), controlKeyOf };
     const fresh = store.tx(tx.id) ?? tx;
     if (match[1] === 'form') await formPage(ctx, fresh, req, res);
