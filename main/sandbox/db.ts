@@ -230,6 +230,16 @@ export function openDb(file = ':memory:'): Db {
 
 type Insertable<T> = Partial<Omit<T, 'id'>>;
 
+/**
+ * Rows sorted by id. The per-order lookups sort their few rows here rather than with ORDER BY:
+ * with a bound parameter and ORDER BY, each run of the statement measured 20-150 µs against
+ * 2-6 µs without (SQLite plans such a statement again on every run), and the status answer
+ * makes several of these lookups.
+ */
+function inIdOrder<T extends { id: bigint }>(rows: T[]): T[] {
+  return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 /** The queries the sandbox runs, in one place, each statement prepared once. */
 export class Store {
   /**
@@ -245,7 +255,9 @@ export class Store {
    */
   private dueHint = -Infinity;
 
-  constructor(readonly db: Db) {}
+  constructor(readonly db: Db) {
+    this.inTransaction = db.transaction((fn: () => unknown) => fn());
+  }
 
   private statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
@@ -298,9 +310,12 @@ export class Store {
     );
   }
 
+  /** One transaction wrapper, made once: `db.transaction` builds a new function per call. */
+  private readonly inTransaction: (fn: () => unknown) => unknown;
+
   /** Runs `fn` in one SQLite transaction: an answer and the order it reports commit together. */
   atomically<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.inTransaction(fn) as T;
   }
 
   // Transactions -------------------------------------------------------------------------
@@ -345,15 +360,16 @@ export class Store {
 
   /** The latest transaction carrying this client_orderid: what `status` by client_orderid reports. */
   latestByClientOrderId(endpointId: string, clientOrderId: string): TxRow | undefined {
-    return this.statement(
-      'SELECT * FROM transactions WHERE endpoint_id = ? AND client_orderid = ? ORDER BY id DESC LIMIT 1',
-    ).get(endpointId, clientOrderId) as TxRow | undefined;
+    return this.allByClientOrderId(endpointId, clientOrderId).at(-1);
   }
 
   allByClientOrderId(endpointId: string, clientOrderId: string): TxRow[] {
-    return this.statement(
-      'SELECT * FROM transactions WHERE endpoint_id = ? AND client_orderid = ? ORDER BY id',
-    ).all(endpointId, clientOrderId) as TxRow[];
+    return inIdOrder(
+      this.statement('SELECT * FROM transactions WHERE endpoint_id = ? AND client_orderid = ?').all(
+        endpointId,
+        clientOrderId,
+      ) as TxRow[],
+    );
   }
 
   byPageToken(token: string): TxRow | undefined {
@@ -362,9 +378,9 @@ export class Store {
   }
 
   children(parentId: bigint): TxRow[] {
-    return this.statement('SELECT * FROM transactions WHERE parent_id = ? ORDER BY id').all(
-      parentId,
-    ) as TxRow[];
+    return inIdOrder(
+      this.statement('SELECT * FROM transactions WHERE parent_id = ?').all(parentId) as TxRow[],
+    );
   }
 
   dueTx(now: number): TxRow[] {
@@ -485,8 +501,8 @@ export class Store {
   }
 
   callbacksOf(txId: bigint): CallbackRow[] {
-    return this.statement('SELECT * FROM callbacks WHERE tx_id = ? ORDER BY id').all(
-      txId,
-    ) as CallbackRow[];
+    return inIdOrder(
+      this.statement('SELECT * FROM callbacks WHERE tx_id = ?').all(txId) as CallbackRow[],
+    );
   }
 }
