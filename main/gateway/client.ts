@@ -2,6 +2,9 @@
 // the answer into a typed result or a typed error. It never retries a request by itself:
 // whether a lost answer means "done" or "not done" is decided by asking `status` (services).
 
+import http from 'node:http';
+import https from 'node:https';
+
 import { checkIdentity } from './identity';
 import type { RequestOperation, ResponseType, ResponseTypeOf } from './operations';
 import { getOperation } from './operations';
@@ -26,12 +29,31 @@ export interface OrderRef {
 
 export class GatewayClient {
   private readonly send: typeof sendPrepared;
+  /**
+   * This client's connections, kept open between requests (one client per profile, so one
+   * pool per gateway and trust settings). An idle connection the gateway closed meanwhile is
+   * noticed by Node before use when the gateway announced its keep-alive timeout; a request
+   * that still meets a closed connection fails as "may have been recorded", like any lost
+   * answer, and is settled by `status`.
+   */
+  private readonly agent: http.Agent;
 
   constructor(
     private readonly credentials: Credentials,
     private readonly options: ClientOptions = {},
   ) {
     this.send = options.send ?? sendPrepared;
+    // The transport sends to the base URL's scheme (and refuses http:// beyond loopback).
+    this.agent = /^\s*https:/i.test(credentials.baseUrl)
+      ? new https.Agent({ keepAlive: true })
+      : new http.Agent({ keepAlive: true });
+  }
+
+  /** Closes the connections that are idle; requests under way finish on theirs. */
+  close(): void {
+    for (const sockets of Object.values(this.agent.freeSockets)) {
+      for (const socket of sockets ?? []) socket.destroy();
+    }
   }
 
   /** The exact request `call` would send: for previews, and for the journal's summary. */
@@ -49,7 +71,7 @@ export class GatewayClient {
     expected: T,
     signal?: AbortSignal,
   ): Promise<ResponseOf<T>> {
-    const raw = await this.send(request, { ...this.options, signal });
+    const raw = await this.send(request, { agent: this.agent, ...this.options, signal });
     const answer = readResponse(raw, expected);
     checkIdentity(request, answer);
     return answer;

@@ -14,6 +14,11 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Extra CA certificates (PEM) to trust, e.g. a gateway's private test CA. Verification stays on. */
   ca?: string | string[];
+  /**
+   * Keeps connections open between requests (the client's own, one per profile); Node's global
+   * agent otherwise. It must be an https.Agent for https:// and an http.Agent for http://.
+   */
+  agent?: http.Agent;
 }
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -125,6 +130,7 @@ export function sendPrepared(
     const requestOptions: https.RequestOptions = {
       method: request.method,
       headers: { ...request.headers, 'Content-Length': String(body.length) },
+      ...(options.agent ? { agent: options.agent } : {}),
       // Explicit, so NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment cannot turn checks off.
       ...(secure ? { rejectUnauthorized: true, ...(options.ca ? { ca: options.ca } : {}) } : {}),
     };

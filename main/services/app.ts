@@ -78,6 +78,8 @@ export class PaydeskServices {
     const connections = new Connections(profiles, options.secrets, defaultClientFactory());
     let sandbox: Sandbox | undefined;
     const keys = new KeyService(profiles, options.secrets, (profile, publicKeyPem) => {
+      // The old key's client and parsed key go now, not at the next operation.
+      connections.forget(profile.id);
       if (profile.embedded && sandbox) {
         void registerWithSandbox(sandbox, options.secrets, profile, publicKeyPem).catch(
           (error: unknown) => log.log('error', 'The sandbox did not take the new key', { error }),

@@ -2,7 +2,7 @@
 // operation needs them and go no further than the client that signs with them.
 
 import { GatewayClient, type ClientOptions } from '../gateway/client';
-import type { Credentials } from '../gateway/request';
+import { forgetPrivateKey, type Credentials } from '../gateway/request';
 import type { SecretStore } from '../secrets';
 import type { Profile, Profiles } from '../store/profiles';
 import { ServiceError } from './errors';
@@ -14,7 +14,27 @@ export const defaultClientFactory =
   (credentials) =>
     new GatewayClient(credentials, options);
 
+/** Whether two sets of credentials would sign and send the very same requests. */
+function sameCredentials(a: Credentials, b: Credentials): boolean {
+  return (
+    a.baseUrl === b.baseUrl &&
+    a.endpointId === b.endpointId &&
+    a.login === b.login &&
+    a.controlKey === b.controlKey &&
+    a.privateKeyPem === b.privateKeyPem
+  );
+}
+
 export class Connections {
+  /**
+   * One client per profile, kept while the profile's credentials stay the same: its
+   * connections stay open between operations and its parsed key is reused. The secrets are
+   * still read for every operation, so a key or control key changed anywhere (rotation,
+   * import, the embedded sandbox making new ones) gives a new client at the next operation;
+   * `forget` drops the old one at once.
+   */
+  private readonly clients = new Map<string, { credentials: Credentials; client: GatewayClient }>();
+
   constructor(
     private readonly profiles: Profiles,
     private readonly secrets: SecretStore,
@@ -42,6 +62,27 @@ export class Connections {
 
   async clientFor(profileId: string): Promise<{ profile: Profile; client: GatewayClient }> {
     const profile = this.profiles.require(profileId);
-    return { profile, client: this.makeClient(await this.credentialsFor(profile)) };
+    const credentials = await this.credentialsFor(profile);
+    const kept = this.clients.get(profileId);
+    if (kept && sameCredentials(kept.credentials, credentials)) {
+      return { profile, client: kept.client };
+    }
+    const client = this.makeClient(credentials);
+    this.clients.set(profileId, { credentials, client });
+    if (kept) this.retire(kept.credentials, kept.client);
+    return { profile, client };
+  }
+
+  /** Drops a profile's client and parsed key (its key or settings changed, or it was removed). */
+  forget(profileId: string): void {
+    const kept = this.clients.get(profileId);
+    if (!kept) return;
+    this.clients.delete(profileId);
+    this.retire(kept.credentials, kept.client);
+  }
+
+  private retire(credentials: Credentials, client: GatewayClient): void {
+    client.close();
+    if (credentials.privateKeyPem) forgetPrivateKey(credentials.privateKeyPem);
   }
 }

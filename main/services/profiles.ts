@@ -64,7 +64,9 @@ export class ProfileService {
     if (input.controlKey) checkProfileText(input.controlKey, 'controlKey', 'control key');
     const controlKey = input.controlKey?.trim();
     if (controlKey) await this.secrets.set(id, 'control-key', controlKey);
-    return this.view(this.profiles.update(id, input));
+    const profile = this.profiles.update(id, input);
+    this.connections.forget(id);
+    return this.view(profile);
   }
 
   /** Removes a profile that has no journal entries, and its secrets. */
@@ -77,6 +79,7 @@ export class ProfileService {
       );
     }
     this.profiles.remove(id);
+    this.connections.forget(id);
     await this.secrets.delete(id, 'control-key');
     await this.secrets.delete(id, 'rsa-private-key');
   }
