@@ -2,6 +2,7 @@
 // how many operations still wait for the gateway's final word, the navigation, and the screen.
 
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 
 import { paydesk, unwrap } from './api';
 import { EnvironmentBadge } from './components/EnvironmentBadge';
@@ -10,11 +11,26 @@ import { StoreNotice } from './components/StoreNotice';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
 import { keys, useAppStatus, useJournalEvents } from './queries';
 import { hrefOf, SCREENS, useRoute } from './route';
-import { CallbackCheckScreen } from './screens/callback-check/CallbackCheckScreen';
-import { JournalScreen } from './screens/JournalScreen';
-import { KeysScreen } from './screens/KeysScreen';
-import { LookupScreen } from './screens/LookupScreen';
-import { ProfilesScreen } from './screens/ProfilesScreen';
+
+// Each screen is its own chunk, loaded when it is first shown: the first start loads the
+// frame and one screen, not all of them (and the journal's virtual list only with the journal).
+const LookupScreen = lazy(() =>
+  import('./screens/LookupScreen').then((m) => ({ default: m.LookupScreen })),
+);
+const JournalScreen = lazy(() =>
+  import('./screens/JournalScreen').then((m) => ({ default: m.JournalScreen })),
+);
+const CallbackCheckScreen = lazy(() =>
+  import('./screens/callback-check/CallbackCheckScreen').then((m) => ({
+    default: m.CallbackCheckScreen,
+  })),
+);
+const ProfilesScreen = lazy(() =>
+  import('./screens/ProfilesScreen').then((m) => ({ default: m.ProfilesScreen })),
+);
+const KeysScreen = lazy(() =>
+  import('./screens/KeysScreen').then((m) => ({ default: m.KeysScreen })),
+);
 
 export function App() {
   return (
@@ -111,15 +127,17 @@ function Frame() {
           {error !== null && error !== undefined && (
             <ErrorNotice error={error} title="Profiles could not be read:" />
           )}
-          {route.screen === 'lookup' && (
-            <LookupScreen {...(route.param ? { orderRef: route.param } : {})} />
-          )}
-          {route.screen === 'journal' && (
-            <JournalScreen {...(route.param ? { preset: route.param } : {})} />
-          )}
-          {route.screen === 'callback-check' && <CallbackCheckScreen />}
-          {route.screen === 'profiles' && <ProfilesScreen />}
-          {route.screen === 'keys' && <KeysScreen />}
+          <Suspense fallback={<p className="screen-loading">Loading…</p>}>
+            {route.screen === 'lookup' && (
+              <LookupScreen {...(route.param ? { orderRef: route.param } : {})} />
+            )}
+            {route.screen === 'journal' && (
+              <JournalScreen {...(route.param ? { preset: route.param } : {})} />
+            )}
+            {route.screen === 'callback-check' && <CallbackCheckScreen />}
+            {route.screen === 'profiles' && <ProfilesScreen />}
+            {route.screen === 'keys' && <KeysScreen />}
+          </Suspense>
         </main>
       </div>
     </div>
