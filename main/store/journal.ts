@@ -12,6 +12,7 @@
 // another one on the same file.
 
 import type { Db } from './database';
+import { JournalPages } from './journal-pages';
 import { findCardData } from '../../preload/card-data';
 import { freeTextFields, redactFields } from './redact';
 
@@ -398,68 +399,29 @@ export class Journal {
     return rows.map(toEntry);
   }
 
+  /** Pages and export batches (journal-pages.ts); made on first use. */
+  private pagesOf?: JournalPages;
+  private get pages(): JournalPages {
+    this.pagesOf ??= new JournalPages(this.db);
+    return this.pagesOf;
+  }
+
+  /** One page of the filter's entries, newest first, by offset; any page costs about the same. */
   search(filter: JournalFilter = {}, offset = 0, limit = 100): Page<JournalEntry> {
-    const { where, params } = whereClause(filter);
-    const total = Number(
-      (this.db.prepare(`SELECT COUNT(*) AS n FROM journal ${where}`).get(params) as { n: number })
-        .n,
-    );
-    const rows = this.db
-      .prepare(`SELECT * FROM journal ${where} ORDER BY id DESC LIMIT @limit OFFSET @offset`)
-      .safeIntegers(true)
-      .all({
-        ...params,
-        limit: Math.max(1, Math.min(limit, 1000)),
-        offset: Math.max(0, offset),
-      }) as Row[];
-    return { rows: rows.map(toEntry), total, offset, limit };
+    const page = this.pages.page(filter, Math.max(0, offset), Math.max(1, Math.min(limit, 1000)));
+    return { rows: (page.rows as Row[]).map(toEntry), total: page.total, offset, limit };
   }
 
-  /** Every entry matching the filter, newest first, streamed so 100,000 rows stay cheap. */
+  /**
+   * Every entry matching the filter, newest first, read `batchSize` at a time by short
+   * queries (the export yields to the event loop between batches).
+   */
+  *iterateBatches(filter: JournalFilter = {}, batchSize = 1000): Generator<JournalEntry[]> {
+    for (const rows of this.pages.batches(filter, batchSize)) yield (rows as Row[]).map(toEntry);
+  }
+
+  /** Every entry matching the filter, newest first. */
   *iterate(filter: JournalFilter = {}): Generator<JournalEntry> {
-    const { where, params } = whereClause(filter);
-    for (const row of this.db
-      .prepare(`SELECT * FROM journal ${where} ORDER BY id DESC`)
-      .safeIntegers(true)
-      .iterate(params)) {
-      yield toEntry(row as Row);
-    }
+    for (const batch of this.iterateBatches(filter)) yield* batch;
   }
-}
-
-function whereClause(filter: JournalFilter): { where: string; params: Record<string, string> } {
-  const clauses: string[] = [];
-  const params: Record<string, string> = {};
-  if (filter.orderRef) {
-    clauses.push(
-      '(orderid = @orderRef OR target_orderid = @orderRef OR client_orderid = @orderRef)',
-    );
-    params.orderRef = filter.orderRef.trim();
-  }
-  if (filter.email) {
-    clauses.push('email = @email COLLATE NOCASE');
-    params.email = filter.email.trim();
-  }
-  for (const [key, column] of [
-    ['status', 'status'],
-    ['state', 'state'],
-    ['operation', 'operation'],
-    ['profileId', 'profile_id'],
-  ] as const) {
-    const value = filter[key];
-    if (value) {
-      clauses.push(`${column} = @${key}`);
-      params[key] = value;
-    }
-  }
-  if (filter.pending) clauses.push("state IN ('sending', 'acknowledged', 'unknown')");
-  if (filter.from) {
-    clauses.push('created_at >= @from');
-    params.from = filter.from;
-  }
-  if (filter.to) {
-    clauses.push('created_at < @to');
-    params.to = filter.to;
-  }
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }

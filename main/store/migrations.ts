@@ -67,4 +67,16 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE journal ADD COLUMN settled_by TEXT;
   ALTER TABLE journal ADD COLUMN settle_reason TEXT;
   `,
+  // 4: indexes the Journal screen's filters need (journal-pages.ts), each holding the id, so a
+  // page's position is found by stepping over ids in an index, never over whole rows:
+  // journal_ids for no filter (the table itself holds whole rows), (status, created_at) for
+  // "status and a date range", and email without case, which the BINARY journal_email index
+  // cannot serve.
+  `
+  CREATE INDEX journal_ids ON journal(id);
+  CREATE INDEX journal_status_created ON journal(status, created_at);
+  CREATE INDEX journal_operation ON journal(operation);
+  CREATE INDEX journal_profile ON journal(profile_id);
+  CREATE INDEX journal_email_nocase ON journal(email COLLATE NOCASE);
+  `,
 ];

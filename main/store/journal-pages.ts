@@ -1,0 +1,246 @@
+// Reading the journal by filter: pages by offset (the Journal screen's list is random access:
+// dragging to the end asks for the last page, not the thousands before it) and batches for the
+// export, in a few milliseconds at any depth of a million entries.
+//
+// - Rows are read whole only for the page: positions are stepped over in an index (ids only).
+//   A page near either end steps over at most DIRECT_SKIP ids, counted from that end (the last
+//   page is the first one counted from the oldest). A page deeper in starts from an anchor (keyset:
+//   `id <= anchor`), the id at every ANCHOR_EVERY-th position of the filter's result, all found
+//   by one read of the filter's ids the first time a deep page is asked for.
+// - The total (COUNT) and the anchors are kept per filter until the journal changes, so paging
+//   through a filter counts once, not once per page.
+// - "The journal changed" is SQLite's own account: total_changes() counts every row written
+//   through this connection, PRAGMA data_version moves when another connection (another
+//   process on the same file) commits. A total or anchor is never used after any write.
+// Every statement is prepared once, by its SQL text (built from the filter's shape, never from
+// its values).
+
+import type Database from 'better-sqlite3';
+
+import type { Db } from './database';
+
+export interface JournalFilterShape {
+  orderRef?: string;
+  email?: string;
+  status?: string;
+  state?: string;
+  pending?: boolean;
+  operation?: string;
+  profileId?: string;
+  from?: string;
+  to?: string;
+}
+
+/**
+ * A page this close to either end is found by stepping over at most this many ids in an index
+ * (about a millisecond); a page deeper in is found from an anchor.
+ */
+const DIRECT_SKIP = 16_384;
+/** Positions between two anchors: a page found from an anchor steps over fewer ids than this. */
+const ANCHOR_EVERY = 512;
+/** Filters whose total and anchors are kept (the screen shows one at a time). */
+const FILTERS_KEPT = 8;
+
+interface Where {
+  /** `WHERE ...` or '' */
+  where: string;
+  params: Record<string, string>;
+}
+
+interface Known {
+  version: string;
+  total?: number;
+  /** anchors[k] is the id of the row at position k * ANCHOR_EVERY (newest first). */
+  anchors?: bigint[];
+}
+
+export function whereClause(filter: JournalFilterShape): Where {
+  const clauses: string[] = [];
+  const params: Record<string, string> = {};
+  if (filter.orderRef) {
+    clauses.push(
+      '(orderid = @orderRef OR target_orderid = @orderRef OR client_orderid = @orderRef)',
+    );
+    params.orderRef = filter.orderRef.trim();
+  }
+  if (filter.email) {
+    clauses.push('email = @email COLLATE NOCASE');
+    params.email = filter.email.trim();
+  }
+  for (const [key, column] of [
+    ['status', 'status'],
+    ['state', 'state'],
+    ['operation', 'operation'],
+    ['profileId', 'profile_id'],
+  ] as const) {
+    const value = filter[key];
+    if (value) {
+      clauses.push(`${column} = @${key}`);
+      params[key] = value;
+    }
+  }
+  if (filter.pending) clauses.push("state IN ('sending', 'acknowledged', 'unknown')");
+  if (filter.from) {
+    clauses.push('created_at >= @from');
+    params.from = filter.from;
+  }
+  if (filter.to) {
+    clauses.push('created_at < @to');
+    params.to = filter.to;
+  }
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+/** `where` with one more condition. */
+function and(where: string, condition: string): string {
+  return where ? `${where} AND ${condition}` : `WHERE ${condition}`;
+}
+
+export class JournalPages {
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly known = new Map<string, Known>();
+
+  private readonly directSkip: number;
+  private readonly anchorEvery: number;
+
+  constructor(
+    private readonly db: Db,
+    /** Smaller steps let tests reach every path with a small journal. */
+    steps: { directSkip?: number; anchorEvery?: number } = {},
+  ) {
+    this.directSkip = steps.directSkip ?? DIRECT_SKIP;
+    this.anchorEvery = steps.anchorEvery ?? ANCHOR_EVERY;
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Changes whenever any row of the file was written, by this connection or another. */
+  private version(): string {
+    const changes = this.statement('SELECT total_changes()').pluck().get() as number | bigint;
+    const other = this.statement('PRAGMA data_version').pluck().get() as number | bigint;
+    return `${changes}/${other}`;
+  }
+
+  /** What is known about this filter at this version of the journal (kept for a few filters). */
+  private knownFor(w: Where): Known {
+    const key = `${w.where}\u0000${JSON.stringify(w.params)}`;
+    const version = this.version();
+    let known = this.known.get(key);
+    if (known?.version !== version) known = { version };
+    // Most recently used last; the first ones go.
+    this.known.delete(key);
+    this.known.set(key, known);
+    for (const oldest of this.known.keys()) {
+      if (this.known.size <= FILTERS_KEPT) break;
+      this.known.delete(oldest);
+    }
+    return known;
+  }
+
+  /** One page, newest first, and the filter's total, read from one snapshot of the file. */
+  page(
+    filter: JournalFilterShape,
+    offset: number,
+    limit: number,
+  ): { rows: unknown[]; total: number } {
+    return this.readSnapshot(() => {
+      const w = whereClause(filter);
+      const known = this.knownFor(w);
+      const total = (known.total ??= Number(
+        this.statement(`SELECT COUNT(*) FROM journal ${w.where}`).pluck().get(w.params),
+      ));
+      if (offset >= total) return { rows: [], total };
+      const after = total - offset - limit; // rows older than the page
+      if (offset <= this.directSkip) {
+        return { rows: this.rows(w, 'DESC', '', { limit, offset }), total };
+      }
+      if (after <= this.directSkip) {
+        // Near the end: counted from the oldest, then put newest first.
+        const rows = this.rows(w, 'ASC', '', {
+          limit: after < 0 ? limit + after : limit,
+          offset: Math.max(0, after),
+        });
+        return { rows: rows.reverse(), total };
+      }
+      known.anchors ??= this.anchors(w);
+      const k = Math.floor(offset / this.anchorEvery);
+      const anchor = known.anchors[k];
+      if (anchor === undefined) return { rows: [], total };
+      const rows = this.rows(w, 'DESC', 'id <= @anchor', {
+        anchor,
+        limit,
+        offset: offset - k * this.anchorEvery,
+      });
+      return { rows, total };
+    });
+  }
+
+  /**
+   * Rows by position: the positions are stepped over in an index (the inner query reads ids
+   * only), and only the rows of the page are read whole.
+   */
+  private rows(
+    w: Where,
+    order: 'ASC' | 'DESC',
+    condition: string,
+    params: { limit: number; offset: number; anchor?: bigint },
+  ): unknown[] {
+    const where = condition ? and(w.where, condition) : w.where;
+    return this.statement(
+      `SELECT * FROM journal WHERE id IN (
+         SELECT id FROM journal ${where} ORDER BY id ${order} LIMIT @limit OFFSET @offset
+       ) ORDER BY id ${order}`,
+    )
+      .safeIntegers(true)
+      .all({ ...w.params, ...params });
+  }
+
+  /** The id at every this.anchorEvery-th position of the filter's rows, newest first. */
+  private anchors(w: Where): bigint[] {
+    const ids = this.statement(`SELECT id FROM journal ${w.where} ORDER BY id DESC`)
+      .pluck()
+      .safeIntegers(true)
+      .all(w.params) as bigint[];
+    const anchors: bigint[] = [];
+    for (let i = 0; i < ids.length; i += this.anchorEvery) anchors.push(ids[i] as bigint);
+    return anchors;
+  }
+
+  /** Runs `read` in one read transaction: the total and the rows come from the same state. */
+  private readSnapshot<T>(read: () => T): T {
+    if (this.db.inTransaction) return read();
+    return this.db.transaction(read).deferred();
+  }
+
+  /**
+   * The filter's rows, newest first, `size` at a time; each batch is its own short query, so
+   * the connection is free for other work between batches (an open iterator would hold it).
+   * Rows written after the first batch are not included.
+   */
+  *batches(filter: JournalFilterShape, size: number): Generator<unknown[]> {
+    const w = whereClause(filter);
+    const newest = this.statement('SELECT MAX(id) FROM journal')
+      .pluck()
+      .safeIntegers(true)
+      .get() as bigint | null;
+    if (newest === null) return;
+    const next = this.statement(
+      `SELECT * FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,
+    ).safeIntegers(true);
+    let below = newest;
+    for (;;) {
+      const rows = next.all({ ...w.params, below, size }) as { id: bigint }[];
+      if (rows.length === 0) return;
+      yield rows;
+      if (rows.length < size) return;
+      below = (rows[rows.length - 1]?.id ?? 1n) - 1n;
+    }
+  }
+}
