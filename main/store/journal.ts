@@ -11,6 +11,8 @@
 // row in one IMMEDIATE transaction, so one writer at a time changes an entry, in this process or
 // another one on the same file.
 
+import type Database from 'better-sqlite3';
+
 import type { Db } from './database';
 import { JournalPages } from './journal-pages';
 import { findCardData } from '../../preload/card-data';
@@ -158,11 +160,35 @@ export class JournalError extends Error {
   }
 }
 
+/** Where each column a transition sets lives in a JournalEntry. */
+const ENTRY_FIELD_OF: Readonly<Record<string, keyof JournalEntry>> = {
+  state: 'state',
+  status: 'status',
+  orderid: 'orderId',
+  error_code: 'errorCode',
+  error_message: 'errorMessage',
+  final_at: 'finalAt',
+  settled_by: 'settledBy',
+  settle_reason: 'settleReason',
+};
+
 export class Journal {
+  /** Statements by their SQL text, compiled once (the texts never carry values). */
+  private readonly statements = new Map<string, Database.Statement>();
+
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
 
   /** Writes the entry before its request leaves; refuses a reused client_orderid. */
   begin(entry: NewJournalEntry): JournalEntry {
@@ -175,32 +201,32 @@ export class Journal {
       }
     }
     const at = this.now().toISOString();
+    const summary = redactFields(entry.fields);
+    let id: number | bigint;
     try {
-      this.db
-        .prepare(
-          `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
+      id = this.statement(
+        `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
              currency, reason, note, email, summary, state, created_at, updated_at, sent_at,
              lease_owner, lease_until)
            VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
              @currency, @reason, @note, @email, @summary, 'sending', @at, @at, @at,
              @leaseOwner, @leaseUntil)`,
-        )
-        .run({
-          clientOrderId: entry.clientOrderId,
-          profileId: entry.profileId,
-          operator: entry.operator,
-          operation: entry.operation,
-          targetOrderId: entry.targetOrderId ?? null,
-          amountMinor: entry.amountMinor ?? null,
-          currency: entry.currency ?? null,
-          reason: entry.reason ?? null,
-          note: entry.note ?? null,
-          email: entry.email ?? null,
-          summary: JSON.stringify(redactFields(entry.fields)),
-          at,
-          leaseOwner: entry.lease?.owner ?? null,
-          leaseUntil: entry.lease?.until.toISOString() ?? null,
-        });
+      ).run({
+        clientOrderId: entry.clientOrderId,
+        profileId: entry.profileId,
+        operator: entry.operator,
+        operation: entry.operation,
+        targetOrderId: entry.targetOrderId ?? null,
+        amountMinor: entry.amountMinor ?? null,
+        currency: entry.currency ?? null,
+        reason: entry.reason ?? null,
+        note: entry.note ?? null,
+        email: entry.email ?? null,
+        summary: JSON.stringify(summary),
+        at,
+        leaseOwner: entry.lease?.owner ?? null,
+        leaseUntil: entry.lease?.until.toISOString() ?? null,
+      }).lastInsertRowid;
     } catch (error) {
       if (String(error).includes('UNIQUE constraint failed: journal.client_orderid')) {
         throw new JournalError(
@@ -209,12 +235,39 @@ export class Journal {
       }
       throw error;
     }
-    return this.require(entry.clientOrderId);
+    // The entry as written, without reading it back: the INSERT above sets every column from
+    // these values (one statement, one commit).
+    return {
+      id: Number(id),
+      clientOrderId: entry.clientOrderId,
+      profileId: entry.profileId,
+      operator: entry.operator,
+      operation: entry.operation,
+      targetOrderId: entry.targetOrderId ?? null,
+      orderId: null,
+      amountMinor: entry.amountMinor ?? null,
+      currency: entry.currency ?? null,
+      reason: entry.reason ?? null,
+      note: entry.note ?? null,
+      email: entry.email ?? null,
+      summary,
+      state: 'sending',
+      status: null,
+      errorCode: null,
+      errorMessage: null,
+      createdAt: at,
+      updatedAt: at,
+      finalAt: null,
+      sentAt: at,
+      leaseOwner: entry.lease?.owner ?? null,
+      leaseUntil: entry.lease?.until.toISOString() ?? null,
+      settledBy: null,
+      settleReason: null,
+    };
   }
 
   get(clientOrderId: string): JournalEntry | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM journal WHERE client_orderid = ?')
+    const row = this.statement('SELECT * FROM journal WHERE client_orderid = ?')
       .safeIntegers(true)
       .get(clientOrderId) as Row | undefined;
     return row ? toEntry(row) : undefined;
@@ -336,9 +389,9 @@ export class Journal {
 
   /** Renews (or takes over) the lease of an entry being sent. */
   lease(clientOrderId: string, lease: { owner: string; until: Date } | null): void {
-    this.db
-      .prepare('UPDATE journal SET lease_owner = ?, lease_until = ? WHERE client_orderid = ?')
-      .run(lease?.owner ?? null, lease?.until.toISOString() ?? null, clientOrderId);
+    this.statement(
+      'UPDATE journal SET lease_owner = ?, lease_until = ? WHERE client_orderid = ?',
+    ).run(lease?.owner ?? null, lease?.until.toISOString() ?? null, clientOrderId);
   }
 
   /**
@@ -368,23 +421,21 @@ export class Journal {
         // Leaving 'sending' ends the lease: nobody is sending it any more.
         const lease =
           set.state && set.state !== 'sending' ? ', lease_owner = NULL, lease_until = NULL' : '';
-        this.db
-          .prepare(
-            `UPDATE journal SET ${columns.join(', ')}${lease}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
-          )
-          .run({ ...set, updated_at: this.now().toISOString(), client_orderid: clientOrderId });
-        return this.require(clientOrderId);
+        const updatedAt = this.now().toISOString();
+        this.statement(
+          `UPDATE journal SET ${columns.join(', ')}${lease}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
+        ).run({ ...set, updated_at: updatedAt, client_orderid: clientOrderId });
+        return applied(current, set, updatedAt) ?? this.require(clientOrderId);
       })
       .immediate();
   }
 
   /** Entries whose final answer is still owed, oldest first: what a start must reconcile. */
   inFlight(profileId?: string): JournalEntry[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM journal WHERE state IN ('sending', 'acknowledged', 'unknown')
+    const rows = this.statement(
+      `SELECT * FROM journal WHERE state IN ('sending', 'acknowledged', 'unknown')
          ${profileId ? 'AND profile_id = @profileId' : ''} ORDER BY id`,
-      )
+    )
       .safeIntegers(true)
       .all(profileId ? { profileId } : {}) as Row[];
     return rows.map(toEntry);
@@ -392,8 +443,7 @@ export class Journal {
 
   /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
   forTarget(orderId: string): JournalEntry[] {
-    const rows = this.db
-      .prepare('SELECT * FROM journal WHERE target_orderid = ? ORDER BY id')
+    const rows = this.statement('SELECT * FROM journal WHERE target_orderid = ? ORDER BY id')
       .safeIntegers(true)
       .all(orderId) as Row[];
     return rows.map(toEntry);
@@ -424,4 +474,27 @@ export class Journal {
   *iterate(filter: JournalFilter = {}): Generator<JournalEntry> {
     for (const batch of this.iterateBatches(filter)) yield* batch;
   }
+}
+
+/**
+ * The entry after an UPDATE of `set`, as the UPDATE wrote it (so it need not be read back), or
+ * undefined when `set` names a column this does not know (the caller reads the row then).
+ */
+function applied(
+  current: JournalEntry,
+  set: Record<string, string | null>,
+  updatedAt: string,
+): JournalEntry | undefined {
+  const next: Record<string, unknown> = { ...current, updatedAt };
+  for (const [column, value] of Object.entries(set)) {
+    const field = ENTRY_FIELD_OF[column];
+    if (!field) return undefined;
+    // As the UPDATE's COALESCE: an orderid learned earlier stays when this answer has none.
+    next[field] = column === 'orderid' ? (value ?? current.orderId) : value;
+  }
+  if (set.state && set.state !== 'sending') {
+    next.leaseOwner = null;
+    next.leaseUntil = null;
+  }
+  return next as unknown as JournalEntry;
 }

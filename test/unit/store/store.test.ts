@@ -238,6 +238,25 @@ describe('the journal', () => {
     );
   });
 
+  it('returns each entry exactly as it is on disk after every write (it is not read back)', () => {
+    const same = (entry: ReturnType<Journal['begin']>) =>
+      expect(entry).toEqual(journal.get(entry.clientOrderId));
+    same(refund('w-1', { note: 'Customer called', lease: { owner: 'me', until: new Date() } }));
+    same(journal.acknowledge('w-1', '5001'));
+    same(journal.acknowledge('w-1', undefined)); // a repeat: nothing changes
+    same(journal.finish('w-1', { status: 'declined', errorCode: '05', errorMessage: 'No' }));
+    same(refund('w-2', { amountMinor: undefined, currency: undefined, fields: {} }));
+    same(journal.markUnknown('w-2', { code: 'TIMEOUT', message: 'No answer' }));
+    same(journal.finish('w-2', { status: 'approved', orderId: '5002' }));
+    same(refund('w-3'));
+    same(journal.refuse('w-3', { message: 'Refused' }));
+    same(refund('w-4'));
+    same(journal.markUnknown('w-4', { message: 'Cut' }));
+    same(
+      journal.settleByHand('w-4', { outcome: 'not-received', reason: 'Bank says no', by: 'ann' }),
+    );
+  });
+
   it('refuses a reused client_orderid: every operation needs a fresh one', () => {
     refund('r-2');
     expect(() => refund('r-2')).toThrow(/already in the journal/);
