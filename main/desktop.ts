@@ -2,13 +2,13 @@
 // desk (the OS user), the keychain, the save dialog and the clipboard, and the bridge that
 // offers it all to the window. main/index.ts calls startDesktop() once the app is ready.
 
-import { writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 
 import type { BrowserWindow, Clipboard, Dialog } from 'electron';
 
 import { createBridge, isAppTopFrame, registerBridgeWithElectron, sendEvent } from './bridge';
+import { writeContent } from './files';
 import { createHandlers } from './handlers';
 import { fileLogger } from './log';
 import { APP_ORIGIN } from './protocol';
@@ -60,12 +60,16 @@ export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
           ? deps.dialog.showSaveDialog(win, options)
           : deps.dialog.showSaveDialog(options));
         if (choice.canceled || !choice.filePath) return { saved: false };
-        await writeFile(choice.filePath, content, { encoding: 'utf8' });
+        await writeContent(choice.filePath, content);
         log.log('info', 'Saved a file', { kind, path: choice.filePath });
         return { saved: true, path: choice.filePath };
       },
       copyText: async (text) => {
         await deps.clipboard.writeText(text);
+      },
+      exportProgress: (progress) => {
+        const win = deps.currentWindow();
+        if (win) sendEvent(win.webContents, 'journalExportProgress', progress);
       },
     }),
     { isTrustedSender: isAppTopFrame(APP_ORIGIN), log, databaseFile: services.report.store.file },

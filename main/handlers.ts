@@ -5,7 +5,8 @@
 import type { Handlers } from './bridge';
 import type { PaydeskServices } from './services/app';
 import { ServiceError } from './services/errors';
-import { journalRowView } from './services/journal';
+import type { FileContent } from './files';
+import { journalRowView, type ExportProgress } from './services/journal';
 
 export interface DesktopDeps {
   version: string;
@@ -13,10 +14,12 @@ export interface DesktopDeps {
   /** Asks the user where to save, then writes; `saved: false` when they cancel. */
   saveFile(
     suggestedName: string,
-    content: string,
+    content: FileContent,
     kind: 'pem' | 'csv',
   ): Promise<{ saved: boolean; path?: string }>;
   copyText(text: string): Promise<void> | void;
+  /** Told how far a CSV export has come (the window shows it). */
+  exportProgress?(progress: ExportProgress): void;
 }
 
 export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Handlers {
@@ -102,9 +105,10 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
       search: ({ filter, offset, limit }) => services.journal.search(filter, offset, limit),
       exportCsv: ({ filter }) => {
         const stamp = new Date().toISOString().slice(0, 10);
+        // Read and written in chunks once the file is chosen (nothing is read if cancelled).
         return deps.saveFile(
           `paydesk-journal-${stamp}.csv`,
-          services.journal.exportCsv(filter),
+          () => services.journal.csvChunks(filter, (progress) => deps.exportProgress?.(progress)),
           'csv',
         );
       },

@@ -369,6 +369,10 @@ export const contract = {
 export const events = {
   /** A journal entry was written or changed state (sent, acknowledged, final...). */
   journalChanged: journalRowSchema,
+  /** How far a CSV export of the journal has come: lines done of about `total`. */
+  journalExportProgress: z
+    .object({ done: z.number().int().min(0), total: z.number().int().min(0) })
+    .strict(),
 } as const;
 
 export type Contract = typeof contract;

@@ -29,11 +29,20 @@ export function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+/** The header line. */
+export const CSV_HEADER = COLUMNS.map(([name]) => name).join(',') + '\r\n';
+
+/** One line per entry. */
+export function csvLines(entries: readonly JournalEntry[]): string {
+  let text = '';
+  for (const entry of entries)
+    text += COLUMNS.map(([, get]) => csvCell(get(entry))).join(',') + '\r\n';
+  return text;
+}
+
 export function* journalCsvLines(entries: Iterable<JournalEntry>): Generator<string> {
-  yield COLUMNS.map(([name]) => name).join(',') + '\r\n';
-  for (const entry of entries) {
-    yield COLUMNS.map(([, get]) => csvCell(get(entry))).join(',') + '\r\n';
-  }
+  yield CSV_HEADER;
+  for (const entry of entries) yield csvLines([entry]);
 }
 
 export function journalCsv(entries: Iterable<JournalEntry>): string {

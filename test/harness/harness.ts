@@ -15,6 +15,7 @@ import { build } from 'vite';
 
 import { eventChannelOf } from '../../preload/contract';
 import { createBridge, type Bridge } from '../../main/bridge';
+import { contentText } from '../../main/files';
 import { createHandlers } from '../../main/handlers';
 import { APP_ORIGIN, createAppRequestHandler } from '../../main/protocol';
 import { MemorySecretStore } from '../../main/secrets';
@@ -172,12 +173,20 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     createHandlers(services, {
       version: 'harness',
       operator: 'e2e-clerk',
-      saveFile: (name, content, kind) => {
-        saved.push({ name, content, kind });
-        return Promise.resolve({ saved: true, path: join(dataDir, name) });
+      saveFile: async (name, content, kind) => {
+        saved.push({ name, content: await contentText(content), kind });
+        return { saved: true, path: join(dataDir, name) };
       },
       copyText: (text) => {
         clipboard.push(text);
+      },
+      exportProgress: (progress) => {
+        void pageRef.current
+          ?.evaluate(([channel, payload]) => window.__paydeskEmit(channel, payload), [
+            eventChannelOf('journalExportProgress'),
+            progress,
+          ] as const)
+          .catch(() => undefined);
       },
     }),
     {

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fileLogger } from '../../main/log';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices, type StartOptions } from '../../main/services/app';
+import { contentText } from '../../main/files';
 
 const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
 let dataDir: string;
@@ -194,7 +195,7 @@ describe('nothing secret reaches the disk', () => {
         note: 'card 4111 1111 1111 1111 cvv 123',
       }),
     ).rejects.toMatchObject({ code: 'CARD_DATA', field: 'note' });
-    const csv = app.journal.exportCsv({});
+    const csv = await contentText(() => app.journal.csvChunks({}));
     expect(csv).not.toMatch(/4111|cvv 123/);
     await app.close();
     services = undefined;

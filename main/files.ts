@@ -1,0 +1,34 @@
+// Writing a file the user chose in the save dialog. Content that comes in chunks (a CSV export
+// of the whole journal) is written as it comes, to `<name>.partial`, and given its name only
+// once complete: a failed or interrupted export never leaves a file that looks finished.
+
+import { open, rename, rm, writeFile } from 'node:fs/promises';
+
+/** The whole text, or a source of chunks started only once the file is chosen. */
+export type FileContent = string | (() => AsyncIterable<string>);
+
+export async function writeContent(path: string, content: FileContent): Promise<void> {
+  if (typeof content === 'string') {
+    await writeFile(path, content, { encoding: 'utf8' });
+    return;
+  }
+  const partial = `${path}.partial`;
+  const file = await open(partial, 'w');
+  try {
+    for await (const chunk of content()) await file.write(chunk, null, 'utf8');
+    await file.close();
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    await rm(partial, { force: true });
+    throw error;
+  }
+  await rename(partial, path);
+}
+
+/** The whole text of `content` (for tests and harnesses that keep files in memory). */
+export async function contentText(content: FileContent): Promise<string> {
+  if (typeof content === 'string') return content;
+  let text = '';
+  for await (const chunk of content()) text += chunk;
+  return text;
+}
