@@ -170,4 +170,19 @@ describe('a journal of 100,000 entries', () => {
     await page.keyboard.press('Home');
     await page.getByRole('row').filter({ hasText: 'bulk-099999' }).waitFor();
   });
+
+  it('exports all of it with progress shown while it runs', async () => {
+    const { page } = h;
+    await h.open('#/journal');
+    await expect.poll(countText).toBe('100,001 entries, newest first');
+    const before = h.saved.length;
+    await page.getByRole('button', { name: 'Export CSV…' }).click();
+    await page.getByText(/^[\d,]+ of 100,001 entries written$/).waitFor();
+    await page.getByText(/^Exported 100,001 entries to /).waitFor({ timeout: 60_000 });
+    const csv = h.saved.slice(before).find((f) => f.kind === 'csv');
+    const lines = (csv?.content ?? '').trimEnd().split('\r\n');
+    expect(lines).toHaveLength(BULK + 2);
+    expect(lines[1]).toContain('bulk-099999');
+    expect(lines.at(-1)).toContain(refundRef);
+  });
 });

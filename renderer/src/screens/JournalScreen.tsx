@@ -3,7 +3,7 @@
 // status the gateway still owes (the header's pending counter links there).
 
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 
 import type { JournalFilterInput } from '../../../preload/contract';
 import { paydesk, unwrap } from '../api';
@@ -39,7 +39,9 @@ function JournalView({ preset }: { preset?: string }) {
 
   const exportCsv = useMutation({
     mutationFn: (f: JournalFilterInput) => unwrap(paydesk().journal.exportCsv({ filter: f })),
+    onMutate: () => resetProgress(),
   });
+  const [progress, resetProgress] = useExportProgress(exportCsv.isPending);
 
   return (
     <section className="journal-screen" aria-labelledby="journal-title">
@@ -69,6 +71,18 @@ function JournalView({ preset }: { preset?: string }) {
           {exportCsv.isPending ? 'Exporting…' : 'Export CSV…'}
         </button>
       </div>
+      {exportCsv.isPending && progress && (
+        <div className="export-progress" role="status">
+          <progress
+            value={progress.done}
+            max={Math.max(1, progress.total)}
+            aria-label="CSV export"
+          />
+          <span>
+            {formatCount(progress.done)} of {formatCount(progress.total)} entries written
+          </span>
+        </div>
+      )}
       {exportCsv.data &&
         (exportCsv.data.saved ? (
           <Notice kind="success">
@@ -83,4 +97,16 @@ function JournalView({ preset }: { preset?: string }) {
       {total !== 0 && <JournalList key={JSON.stringify(filter)} filter={filter} />}
     </section>
   );
+}
+
+/** How far the CSV export has come, as main reports it while `running`. */
+function useExportProgress(
+  running: boolean,
+): [{ done: number; total: number } | undefined, () => void] {
+  const [progress, setProgress] = useState<{ done: number; total: number }>();
+  useEffect(
+    () => (running ? window.paydesk?.on('journalExportProgress', setProgress) : undefined),
+    [running],
+  );
+  return [progress, () => setProgress(undefined)];
 }
