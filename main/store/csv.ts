@@ -24,6 +24,51 @@ const COLUMNS: readonly [string, (e: JournalEntry) => string][] = [
   ['final_at', (e) => e.finalAt ?? ''],
 ];
 
+/** The journal column each CSV column comes from, in order (the amount from amount_minor). */
+export const CSV_SOURCE_COLUMNS = [
+  'created_at',
+  'operator',
+  'profile_id',
+  'operation',
+  'client_orderid',
+  'orderid',
+  'target_orderid',
+  'amount_minor',
+  'currency',
+  'reason',
+  'note',
+  'email',
+  'state',
+  'status',
+  'error_code',
+  'error_message',
+  'final_at',
+] as const;
+const AMOUNT_AT = CSV_SOURCE_COLUMNS.indexOf('amount_minor');
+
+/**
+ * CSV lines from rows read raw in CSV_SOURCE_COLUMNS order (integers as bigint): the export's
+ * path, with no entry objects in between. The same text as csvLines of the same entries.
+ */
+export function csvLinesOfRaw(rows: readonly (readonly unknown[])[]): string {
+  let text = '';
+  for (const row of rows) {
+    let line = '';
+    for (let i = 0; i < row.length; i++) {
+      const value = row[i];
+      const cell =
+        value === null || value === undefined
+          ? ''
+          : i === AMOUNT_AT
+            ? formatMinor(value as bigint)
+            : String(value);
+      line += i === 0 ? csvCell(cell) : ',' + csvCell(cell);
+    }
+    text += line + '\r\n';
+  }
+  return text;
+}
+
 export function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;

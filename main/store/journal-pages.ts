@@ -220,6 +220,36 @@ export class JournalPages {
   }
 
   /**
+   * As batches, but only `columns`, each row an array in their order (no objects made).
+   */
+  *rawBatches(
+    filter: JournalFilterShape,
+    size: number,
+    columns: readonly string[],
+  ): Generator<unknown[][]> {
+    const w = whereClause(filter);
+    const newest = this.statement('SELECT MAX(id) FROM journal')
+      .pluck()
+      .safeIntegers(true)
+      .get() as bigint | null;
+    if (newest === null) return;
+    const next = this.statement(
+      `SELECT id, ${columns.join(', ')} FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,
+    )
+      .raw(true)
+      .safeIntegers(true);
+    let below = newest;
+    for (;;) {
+      const rows = next.all({ ...w.params, below, size }) as unknown[][];
+      if (rows.length === 0) return;
+      below = (rows[rows.length - 1]?.[0] as bigint) - 1n;
+      for (const row of rows) row.shift();
+      yield rows;
+      if (rows.length < size) return;
+    }
+  }
+
+  /**
    * The filter's rows, newest first, `size` at a time; each batch is its own short query, so
    * the connection is free for other work between batches (an open iterator would hold it).
    * Rows written after the first batch are not included.

@@ -14,6 +14,7 @@
 import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
+import { CSV_SOURCE_COLUMNS, csvLinesOfRaw } from './csv';
 import { JournalPages } from './journal-pages';
 import { findCardData } from '../../preload/card-data';
 import { freeTextFields, redactFields } from './redact';
@@ -468,6 +469,13 @@ export class Journal {
    */
   *iterateBatches(filter: JournalFilter = {}, batchSize = 1000): Generator<JournalEntry[]> {
     for (const rows of this.pages.batches(filter, batchSize)) yield (rows as Row[]).map(toEntry);
+  }
+
+  /** The filter's entries as CSV lines (csv.ts), newest first, `size` entries per chunk. */
+  *csvChunks(filter: JournalFilter, size: number): Generator<{ text: string; entries: number }> {
+    for (const rows of this.pages.rawBatches(filter, size, CSV_SOURCE_COLUMNS)) {
+      yield { text: csvLinesOfRaw(rows), entries: rows.length };
+    }
   }
 
   /** Every entry matching the filter, newest first. */
