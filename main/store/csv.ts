@@ -61,7 +61,9 @@ export function csvLinesOfRaw(rows: readonly (readonly unknown[])[]): string {
           ? ''
           : i === AMOUNT_AT
             ? formatMinor(value as bigint)
-            : String(value);
+            : typeof value === 'bigint'
+              ? value.toString()
+              : (value as string);
       line += i === 0 ? csvCell(cell) : ',' + csvCell(cell);
     }
     text += line + '\r\n';
