@@ -52,7 +52,7 @@ export const csvExportRow: BenchRow = {
           ratio: ratio(time.a, time.b),
           target: '<= 1.5x the raw read',
           met: time.a / time.b <= 1.5,
-          note: `each run in a fresh child process (${REPS} x export, raw read, interleaved; medians): the export is JournalService.exportCsv then writeFile, as the save handler does; the raw read iterates \`SELECT * FROM journal\` with .raw()`,
+          note: `each run in a fresh child process (${REPS} x export, raw read, interleaved; medians): the export is JournalService.csvChunks written by writeContent (main/files.ts), as the save handler does; the raw read iterates \`SELECT * FROM journal\` with .raw()`,
         },
         {
           figure: `CSV export of ${n} entries: memory growth`,
