@@ -12,6 +12,7 @@ import type { SecretStore } from '../secrets';
 import { openStore, type Db, type Store, type StoreFault } from '../store/database';
 import { Journal, type JournalEntry } from '../store/journal';
 import { Profiles, type Profile } from '../store/profiles';
+import { ActionPath } from './action-path';
 import { CallbackService } from './callbacks';
 import { Connections, defaultClientFactory } from './connection';
 import { JournalService } from './journal';
@@ -86,7 +87,8 @@ export class PaydeskServices {
         );
       }
     });
-    const orders = new OrderService(db, journal, connections, {
+    // One action path for every operation that moves money or registers something.
+    const actions = new ActionPath(db, journal, connections, {
       operator: options.operator,
       ...(options.wait ? { wait: options.wait } : {}),
       onEntryChanged: (entry) => {
@@ -99,6 +101,13 @@ export class PaydeskServices {
         options.onEntryChanged?.(entry);
       },
     });
+    const orders = new OrderService(
+      db,
+      journal,
+      connections,
+      { operator: options.operator },
+      actions,
+    );
 
     const probe = await options.secrets.probe();
     let report: StartupReport;

@@ -79,4 +79,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX journal_profile ON journal(profile_id);
   CREATE INDEX journal_email_nocase ON journal(email COLLATE NOCASE);
   `,
+  // 5: what the gateway answered beyond its status, for operations that register something: the
+  // card reference, the subscription, the hosted-form link, the payout's masked destination.
+  // JSON of named answer fields; never a card number (masked before it is written).
+  `ALTER TABLE journal ADD COLUMN result TEXT;`,
 ];
