@@ -330,7 +330,11 @@ export class InFlight {
   /** Records the gateway's status of an entry: acknowledged, then final when it is. */
   adopt(client: GatewayClient, entry: JournalEntry, status: StatusResponse): JournalEntry {
     const rule = outcomeRule(entry.operation);
-    let current = this.journal.acknowledge(entry.clientOrderId, status.orderId);
+    let current = this.journal.acknowledge(
+      entry.clientOrderId,
+      status.orderId,
+      rule.seenResult?.(status),
+    );
     const final = rule.finalOf(status);
     if (final && current.state !== 'refused') {
       current = this.journal.finish(entry.clientOrderId, {
@@ -429,7 +433,7 @@ export class InFlight {
       if (found && rule.finalOf(found)) return this.adopt(client, current, found);
       if (found && current.state !== 'acknowledged') {
         // Seen at the gateway, not final yet: it is no longer unsettled.
-        current = this.journal.acknowledge(clientOrderId, found.orderId);
+        current = this.journal.acknowledge(clientOrderId, found.orderId, rule.seenResult?.(found));
         this.changed(current);
       }
       if (answered && !found && this.closeIfQuarantineOver(current, checks))

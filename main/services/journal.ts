@@ -31,6 +31,7 @@ export interface JournalRowView {
   status: string | null;
   errorMessage: string | null;
   finalAt: string | null;
+  result: Record<string, string>;
 }
 
 export function journalRowView(e: JournalEntry): JournalRowView {
@@ -52,6 +53,7 @@ export function journalRowView(e: JournalEntry): JournalRowView {
     status: e.status,
     errorMessage: e.errorMessage,
     finalAt: e.finalAt,
+    result: e.result,
   };
 }
 

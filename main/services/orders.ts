@@ -67,6 +67,8 @@ export interface OrderView {
   };
   /** A 3DS challenge is waiting for the customer. */
   threeDsPending: boolean;
+  /** The address the customer must open to finish 3-D Secure, while it waits. */
+  threeDsAddress: string | null;
   /** Part was captured or refunded outside Paydesk: the amounts above do not include it. */
   changedElsewhere: boolean;
   pending: PendingView[];
@@ -158,6 +160,10 @@ export class OrderService {
         expYear: status.card.expYear,
       },
       threeDsPending: status.status === 'processing' && Boolean(status.redirectTo || status.html),
+      threeDsAddress:
+        status.status === 'processing' && status.html && status.redirectTo
+          ? status.redirectTo
+          : null,
       changedElsewhere: figures.changedElsewhere,
       pending: figures.pending.map((e) => ({
         clientOrderId: e.clientOrderId,

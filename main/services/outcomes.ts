@@ -30,6 +30,8 @@ export interface OutcomeRule {
   /** The entry's final word read from a status, or undefined while it is not final. */
   finalOf(status: StatusResponse): { status: string; result?: EntryResult } | undefined;
   fromAnswer(answer: GatewayResponse): AnswerOutcome;
+  /** What a status that is not final yet adds to the entry's result (a link's address). */
+  seenResult?(status: StatusResponse): EntryResult | undefined;
 }
 
 /** The client_orderid the request carried (the pay of a payout carries the check's). */
@@ -64,6 +66,15 @@ const ORDER_RULE: OutcomeRule = {
       ? { result: { 'redirect-url': answer.redirectUrl } }
       : {}),
   }),
+};
+
+/** A hosted-form order: while it waits for the customer, its status names the form's address. */
+const FORM_RULE: OutcomeRule = {
+  ...ORDER_RULE,
+  seenResult: (status) =>
+    status.status === 'processing' && status.redirectTo && !status.html
+      ? { 'redirect-url': status.redirectTo }
+      : undefined,
 };
 
 /** The stage of a payout registered by payout-check and not paid yet. */
@@ -125,6 +136,8 @@ const RULES: Partial<Record<RequestOperation, OutcomeRule>> = {
   CARDREF: CARD_REF_RULE,
   CARDREF_V4: CARD_REF_RULE,
   CREATE_RP_V4: RECURRING_RULE,
+  SALEFORM: FORM_RULE,
+  PREAUTHFORM: FORM_RULE,
 };
 
 export function outcomeRule(operation: string): OutcomeRule {

@@ -48,6 +48,7 @@ const order: OrderViewData = {
   changedElsewhere: false,
   pending: [],
   captures: [],
+  threeDsAddress: null,
   actions: {
     capture: { allowed: false, reason: 'Only a preauth can be captured.' },
     void: { allowed: true },
@@ -74,6 +75,7 @@ const row = (clientOrderId: string, patch: Partial<JournalRow>): JournalRow => (
   status: null,
   errorMessage: null,
   finalAt: null,
+  result: {},
   ...patch,
 });
 
