@@ -161,6 +161,28 @@ describe('two-step payout (v4 check, then pay)', () => {
     expect(desk.payouts.toPay(desk.profileId)).toEqual([]);
   });
 
+  it('a pay answered with a server error, while the payout still shows checked, stays unsettled: never taken as paid', async () => {
+    const check = payout();
+    await desk.payouts.check(check);
+    await desk.path.settled(check.clientOrderId);
+    const pay = {
+      profileId: desk.profileId,
+      checkClientOrderId: check.clientOrderId,
+      clientOrderId: desk.path.openAction().clientOrderId,
+    };
+    desk.sandbox.misbehave({ noDedupe: true, serverErrorShare: 1, operations: ['PAYOUT_V4_PAY'] });
+    await expect(desk.payouts.pay(pay)).rejects.toThrow(/HTTP 500|fault/i);
+    desk.sandbox.misbehave({ noDedupe: true });
+    // The gateway shows the payout still checked: the pay has not reached it (yet).
+    await expect(desk.payouts.pay(pay)).rejects.toThrow(/which has no record of it yet/);
+    expect(desk.journal.get(pay.clientOrderId)?.state).toBe('unknown');
+    expect(payouts()[0]?.orderStage).toBe('payout_checked');
+    // And no second pay may start while this one is unsettled.
+    await expect(
+      desk.payouts.pay({ ...pay, clientOrderId: desk.path.openAction().clientOrderId }),
+    ).rejects.toThrow(/already paying this payout/);
+  });
+
   it('a profile without an RSA key is told to go to Keys, and nothing is journaled', async () => {
     await expect(desk.payouts.check(payout({ profileId: desk.profileWithoutKey }))).rejects.toThrow(
       NO_RSA_KEY,
