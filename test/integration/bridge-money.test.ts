@@ -93,10 +93,8 @@ it('a payout to a typed card number: the number goes to the gateway and never co
     clientOrderId: `${clientOrderId}-2`,
     destination: { kind: 'card', cardNumber: '5555555555554445' },
   });
-  expect(wrong).toMatchObject({
-    ok: false,
-    error: { message: expect.stringMatching(/check digit/) },
-  });
+  expect(wrong).toMatchObject({ ok: false, error: { code: 'INPUT' } });
+  expect(JSON.stringify(wrong)).toMatch(/check digit/);
   const journal = await call('journal', 'search', { filter: {}, offset: 0, limit: 100 });
   for (const answer of [sent, waiting, pay, wrong, journal])
     expect(JSON.stringify(answer)).not.toMatch(/5555555555554444|5555555555554445/);
