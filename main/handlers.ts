@@ -122,6 +122,10 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
     payLinks: {
       create: async (req) => actionResult(await services.payLinks.create(req)),
       list: ({ profileId }) => services.payLinks.list(profileId),
+      copy: async ({ profileId, clientOrderId }) => {
+        await deps.copyText(services.payLinks.linkOf(profileId, clientOrderId));
+        return null;
+      },
     },
     journal: {
       search: ({ filter, offset, limit }) => services.journal.search(filter, offset, limit),

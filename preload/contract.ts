@@ -483,6 +483,8 @@ export const contract = {
   payLinks: {
     create: call(payLinkRequestSchema, actionResultSchema),
     list: call(byProfile, z.array(payLinkViewSchema)),
+    /** Copies a link's address to the clipboard from main (the renderer has no clipboard permission). */
+    copy: call(z.object({ ...actionId }).strict(), z.null()),
   },
   journal: {
     search: call(

@@ -115,6 +115,18 @@ export class PayLinkService {
     });
   }
 
+  /** The address of one link of the profile, for copying (main holds the clipboard). */
+  linkOf(profileId: string, clientOrderId: string): string {
+    const entry = this.path.journal.get(clientOrderId);
+    const url = entry?.profileId === profileId ? entry.result['redirect-url'] : undefined;
+    if (!url || !entry || !Object.values(OPERATION).includes(entry.operation as never))
+      throw new ServiceError(
+        'NOT_ALLOWED',
+        `No payment link ${clientOrderId} of this profile is known.`,
+      );
+    return url;
+  }
+
   /** The profile's links, newest first: open ones, and those paid or failed lately. */
   list(profileId: string, limit = 100): PayLinkView[] {
     const views: PayLinkView[] = [];
