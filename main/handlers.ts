@@ -96,6 +96,10 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
           ...(client_orderid ? { client_orderid } : {}),
         }),
       openAction: () => services.orders.openAction(),
+      copyThreeDsAddress: async ({ profileId, orderid }) => {
+        await deps.copyText(await services.orders.threeDsAddress(profileId, orderid));
+        return null;
+      },
       capture: async (req) => actionResult(await services.orders.capture(req)),
       void: async (req) => actionResult(await services.orders.void(req)),
       refund: async (req) => actionResult(await services.orders.refund(req)),

@@ -441,6 +441,8 @@ export const contract = {
       orderViewSchema,
     ),
     openAction: call(empty, z.object({ clientOrderId: z.string() })),
+    /** Copies the 3-D Secure address of an order waiting for it, from main (no clipboard in the renderer). */
+    copyThreeDsAddress: call(z.object({ profileId: id, orderid: id }).strict(), z.null()),
     capture: call(
       actionRequestSchema,
       z.object({ entry: journalRowSchema, replayed: z.boolean() }),

@@ -127,6 +127,17 @@ export class OrderService {
     return this.view(profileId, status);
   }
 
+  /** The address a customer must open to finish 3-D Secure, read from the gateway now. */
+  async threeDsAddress(profileId: string, orderid: string): Promise<string> {
+    const view = await this.lookup(profileId, { orderid });
+    if (!view.threeDsAddress)
+      throw new ServiceError(
+        'NOT_ALLOWED',
+        `Order ${orderid} is not waiting for 3-D Secure; there is no address to send.`,
+      );
+    return view.threeDsAddress;
+  }
+
   private view(profileId: string, status: StatusResponse): OrderView {
     const orderId = status.orderId ?? '';
     const entries = orderId ? this.journal.forTarget(orderId) : [];

@@ -250,3 +250,15 @@ describe('Payment links', () => {
     expect(await field(page, 'Customer’s e-mail').getAttribute('aria-invalid')).toBe('true');
   });
 });
+
+describe('3-D Secure waiting', () => {
+  it('an order waiting for 3-D Secure shows the address the customer must open, and copies it', async () => {
+    await fresh('#/lookup/demo-sale-1006');
+    const notice = page.getByText('3-D Secure pending.');
+    await notice.waitFor();
+    const address = (await page.locator('.three-ds-address code').textContent()) ?? '';
+    expect(address).toMatch(/\/sandbox\/acs\//);
+    await page.getByRole('button', { name: 'Copy address' }).click();
+    await expect.poll(() => h.clipboard.at(-1)).toBe(address);
+  });
+});

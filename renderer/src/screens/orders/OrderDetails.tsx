@@ -7,6 +7,7 @@ import type { OrderViewData } from '../../../../preload/contract';
 import { Notice } from '../../components/Notice';
 import { hrefOf } from '../../route';
 import { refParam } from './ref';
+import { ThreeDsAddress } from './ThreeDsAddress';
 import { operationWords, STATE_WORDS, statusLabel, typeWords } from './words';
 
 export function OrderDetails({
@@ -43,6 +44,7 @@ export function OrderDetails({
         <Notice kind="info">
           <strong>3-D Secure pending.</strong> The customer has not finished the bank’s check yet;
           the order becomes final when they do, or when the check times out.
+          <ThreeDsAddress order={order} />
         </Notice>
       )}
 
