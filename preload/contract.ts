@@ -113,6 +113,7 @@ export const orderViewSchema = z.object({
     holder: z.string().optional(),
     expMonth: z.string().optional(),
     expYear: z.string().optional(),
+    refId: z.string().optional(),
   }),
   threeDsPending: z.boolean(),
   threeDsAddress: z.string().nullable(),

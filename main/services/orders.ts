@@ -64,6 +64,8 @@ export interface OrderView {
     holder?: string;
     expMonth?: string;
     expYear?: string;
+    /** The card reference of this order's card, when it was saved. */
+    refId?: string;
   };
   /** A 3DS challenge is waiting for the customer. */
   threeDsPending: boolean;
@@ -169,6 +171,7 @@ export class OrderService {
         holder: status.card.cardholderName,
         expMonth: status.card.expMonth,
         expYear: status.card.expYear,
+        refId: status.card.cardRefId,
       },
       threeDsPending: status.status === 'processing' && Boolean(status.redirectTo || status.html),
       threeDsAddress:

@@ -262,3 +262,16 @@ describe('3-D Secure waiting', () => {
     await expect.poll(() => h.clipboard.at(-1)).toBe(address);
   });
 });
+
+describe('Save card from an order', () => {
+  it('an approved order offers "Save card…"; once saved, the order names its card reference', async () => {
+    await fresh('#/lookup/demo-sale-1002');
+    await page.getByRole('link', { name: 'Save card…' }).click();
+    expect(await field(page, 'orderid of the approved payment').inputValue()).toMatch(/^\d+$/);
+    await page.getByRole('button', { name: 'Save card…' }).click();
+    await confirmAndWait(page, /^Save card$/, /Card reference \d+/);
+    const ref = (await outcome().locator('strong').last().textContent()) ?? '';
+    await fresh('#/lookup/demo-sale-1002');
+    await page.getByRole('link', { name: `card reference ${ref}` }).waitFor();
+  });
+});

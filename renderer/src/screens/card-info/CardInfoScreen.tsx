@@ -18,12 +18,14 @@ import '../money/money.css';
 
 export function CardInfoScreen({ cardRef }: { cardRef?: string }) {
   const { active } = useActiveProfile();
+  // #/card-info/order:1000003 comes from "Save card" on an order.
+  const fromOrder = cardRef?.startsWith('order:') ? cardRef.slice('order:'.length) : undefined;
   if (!active) return null;
   return (
     <div>
       <h1>Card references</h1>
-      <ReadCard profileId={active.id} initial={cardRef ?? ''} />
-      <SaveCard />
+      <ReadCard profileId={active.id} initial={fromOrder ? '' : (cardRef ?? '')} />
+      <SaveCard initial={fromOrder ?? ''} />
     </div>
   );
 }
@@ -104,10 +106,10 @@ function CardFacts({ card }: { card: CardInfoData }) {
   );
 }
 
-function SaveCard() {
+function SaveCard({ initial }: { initial: string }) {
   const { active } = useActiveProfile();
   const id = useId();
-  const [orderid, setOrderid] = useState('');
+  const [orderid, setOrderid] = useState(initial);
   const action = useMoneyAction(
     (request: { profileId: string; clientOrderId: string; orderid: string }) =>
       unwrap(paydesk().cards.save(request)),

@@ -7,7 +7,7 @@ import type { OrderViewData } from '../../../../preload/contract';
 import { Notice } from '../../components/Notice';
 import { hrefOf } from '../../route';
 import { refParam } from './ref';
-import { ThreeDsAddress } from './ThreeDsAddress';
+import { SavedCard, ThreeDsAddress } from './ThreeDsAddress';
 import { operationWords, STATE_WORDS, statusLabel, typeWords } from './words';
 
 export function OrderDetails({
@@ -61,6 +61,7 @@ export function OrderDetails({
           <dt>Card</dt>
           <dd>
             <CardSummary card={order.card} />
+            <SavedCard order={order} />
           </dd>
         </dl>
 
