@@ -34,6 +34,15 @@ const OPERATIONS = [
   ['CAPTURE', 'Capture'],
   ['VOID', 'Void'],
   ['RETURN', 'Refund (RETURN)'],
+  ['PAYOUT', 'Payout, one step'],
+  ['PAYOUT_V4_CHECK', 'Payout check'],
+  ['PAYOUT_V4_PAY', 'Payout pay'],
+  ['CARDREF', 'Save card (v2)'],
+  ['CARDREF_V4', 'Save card (v4)'],
+  ['REBILL', 'Rebill'],
+  ['CREATE_RP_V4', 'Subscription'],
+  ['SALEFORM', 'Payment link'],
+  ['PREAUTHFORM', 'Hold link'],
 ] as const;
 const STATES = [
   ['pending', 'Pending: final status still owed'],

@@ -18,6 +18,15 @@ const OPERATION_LABEL: Record<string, string> = {
   CAPTURE: 'Capture',
   VOID: 'Void',
   RETURN: 'Refund',
+  PAYOUT: 'Payout',
+  PAYOUT_V4_CHECK: 'Payout check',
+  PAYOUT_V4_PAY: 'Payout pay',
+  CARDREF: 'Save card',
+  CARDREF_V4: 'Save card',
+  REBILL: 'Rebill',
+  CREATE_RP_V4: 'Subscription',
+  SALEFORM: 'Payment link',
+  PREAUTHFORM: 'Hold link',
 };
 
 const COLUMNS = [
