@@ -278,6 +278,8 @@ export function PayoutsScreen() {
         approved={
           action.entry?.status === 'checked' ? (
             <>
+              {action.entry.result.destination &&
+                `The gateway registered it to ${action.entry.result.destination}. `}
               It waits to be paid on{' '}
               <a href={hrefOf({ screen: 'payouts-to-pay' })}>Payouts to pay</a>.
             </>
