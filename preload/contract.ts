@@ -225,7 +225,7 @@ export const payoutDestinationSchema = z.discriminatedUnion('kind', [
     .object({
       kind: z.literal('bank'),
       accountNumber: text(40),
-      bankName: text(120),
+      bankName: freeText(120),
       bic: text(11),
     })
     .strict(),
@@ -236,12 +236,12 @@ export const payoutRequestSchema = z
   .object({
     ...actionId,
     destination: payoutDestinationSchema,
-    receiverFirstName: text(80).optional(),
-    receiverLastName: text(80).optional(),
+    receiverFirstName: freeText(80).optional(),
+    receiverLastName: freeText(80).optional(),
     amount: moneyText,
     currency: text(3),
-    purpose: text(120).optional(),
-    description: text(255),
+    purpose: freeText(120).optional(),
+    description: freeText(255),
   })
   .strict();
 
@@ -286,9 +286,9 @@ export const recurringRequestSchema = recurringInputSchema
     cardRefId: text(20).optional(),
     orderid: text(64).optional(),
     email: text(256).optional(),
-    firstName: text(80).optional(),
-    lastName: text(80).optional(),
-    description: text(255),
+    firstName: freeText(80).optional(),
+    lastName: freeText(80).optional(),
+    description: freeText(255),
   })
   .strict();
 
@@ -307,7 +307,7 @@ export const payLinkRequestSchema = z
     amount: moneyText,
     currency: text(3),
     email: text(256),
-    description: text(255),
+    description: freeText(255),
     returnUrl: text(2048),
   })
   .strict();
@@ -473,7 +473,7 @@ export const contract = {
           cardRefId: text(20),
           amount: moneyText,
           currency: text(3),
-          description: text(255),
+          description: freeText(255),
         })
         .strict(),
       actionResultSchema,

@@ -13,6 +13,7 @@ import type { Journal, JournalEntry } from '../store/journal';
 import { maskPan } from '../store/redact';
 import type { ActionPath, ActionResult } from './action-path';
 import { ServiceError } from './errors';
+import { refuseCardData } from './free-text';
 import { CHECKED } from './outcomes';
 
 export type PayoutDestination =
@@ -140,6 +141,8 @@ export function moneyOf(amount: string, currency: string): { minor: bigint; curr
 
 export function describe(description: string, what: string): string {
   const text = description.trim();
+  // A description is stored, exported and sent: card data in it is refused (free-text.ts).
+  refuseCardData({ description: text });
   if (!text)
     throw new ServiceError(
       'REASON',
@@ -185,6 +188,11 @@ export class PayoutService {
       );
     if (first) fields.receiver_first_name = first;
     if (last) fields.receiver_last_name = last;
+    refuseCardData({
+      purpose: request.purpose,
+      receiverFirstName: first,
+      receiverLastName: last,
+    });
     const purpose = request.purpose?.trim();
     if (purpose) fields.purpose = purpose;
     return this.path.run({

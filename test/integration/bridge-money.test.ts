@@ -95,8 +95,16 @@ it('a payout to a typed card number: the number goes to the gateway and never co
   });
   expect(wrong).toMatchObject({ ok: false, error: { code: 'INPUT' } });
   expect(JSON.stringify(wrong)).toMatch(/check digit/);
+  // A card number pasted into the description is refused before anything is sent.
+  const pasted = await call('payouts', 'send', {
+    ...payout,
+    clientOrderId: `${clientOrderId}-3`,
+    description: `Refund to card ${PAN}`,
+  });
+  expect(pasted).toMatchObject({ ok: false });
+  expect(JSON.stringify(pasted)).toMatch(/card number/i);
   const journal = await call('journal', 'search', { filter: {}, offset: 0, limit: 100 });
-  for (const answer of [sent, waiting, pay, wrong, journal])
+  for (const answer of [sent, waiting, pay, wrong, pasted, journal])
     expect(JSON.stringify(answer)).not.toMatch(/5555555555554444|5555555555554445/);
   await app!.close();
   app = undefined;
