@@ -49,6 +49,7 @@ describe('navigation', () => {
       'Payouts',
       'Cards and subscriptions',
       'Pay-by-link',
+      'Tools',
       'Journal',
       'Admin',
     ]);
