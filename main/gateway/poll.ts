@@ -26,8 +26,6 @@ export interface WaitOptions {
   onStep?: (step: PollStep) => void;
   /** How long to wait before the next poll, given the time since the first one. */
   delayAfter?: (elapsedMs: number, attempt: number) => number;
-  /** When an answer ends the wait; a final status by default (a payout check ends at "checked"). */
-  isFinal?: (response: StatusResponse) => boolean;
   /** Stop after this long without a final status (one hour by default). */
   giveUpAfterMs?: number;
   /** Clock and sleep, replaceable so tests run the hour in an instant. */
@@ -69,8 +67,6 @@ function abortError(): TransportError {
   );
 }
 
-const isFinalOrder = (response: StatusResponse) => isFinalStatus(response.status);
-
 export interface StatusSource {
   status(ref: OrderRef, signal?: AbortSignal): Promise<StatusResponse>;
 }
@@ -107,7 +103,7 @@ export async function waitForFinal(
       error = caught;
     }
     const elapsedMs = now() - started;
-    if (response && (options.isFinal ?? isFinalOrder)(response)) {
+    if (response && isFinalStatus(response.status)) {
       options.onStep?.({ attempt, elapsedMs, response });
       return { final: true, response, attempts: attempt };
     }
