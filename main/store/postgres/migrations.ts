@@ -1,0 +1,292 @@
+// The team journal's schema on PostgreSQL: numbered migrations like the SQLite ones
+// (main/store/migrations.ts). Never edit a migration that has shipped: add the next one.
+//
+// The database is the guard, not the app. Each person connects with their own LOGIN role, a
+// member of one NOLOGIN group role; grants, row-level security and triggers decide what they may
+// do, so a modified or buggy desk cannot do more than its person's role allows:
+//   paydesk_support  reads profiles and the journal;
+//   paydesk_finance  reads, writes journal entries (operator = its own login) and settles them;
+//   paydesk_admin    reads, and alone changes the shared profiles.
+// Nobody deletes or rewrites a journal entry; its state only moves forward.
+//
+// The operator is `session_user`, the login that connected, not `current_user`: a member may
+// `SET ROLE paydesk_finance` and so change current_user to the group, but only a superuser can
+// change session_user, so it names the person whatever they do inside their session.
+//
+// Secrets never come here: a profile holds the public parts (base URL, endpoint, login, the
+// key's fingerprint); control keys and private keys stay in each desk's OS keychain.
+
+export const SCHEMA = 'paydesk';
+export const GROUP_ROLES = ['paydesk_support', 'paydesk_finance', 'paydesk_admin'] as const;
+export type GroupRole = (typeof GROUP_ROLES)[number];
+
+/** SQLSTATEs the triggers raise, so the app can say plainly what the database refused. */
+export const TEAM_ERRORS = {
+  /** A state move backwards, or any change to a final or refused entry. */
+  notForward: 'PD001',
+  /** A change to what was sent (operation, amount, target, operator, created_at, ...). */
+  rewrite: 'PD002',
+  /** DELETE or TRUNCATE of the journal or its answers. */
+  removal: 'PD003',
+  /** An operator or recorder other than the login writing the row (Postgres' own code). */
+  forged: '42501',
+} as const;
+
+/** Serialises concurrent `team:init` runs (two-key advisory lock: 'PDSK', 0). */
+export const INIT_LOCK_SQL = `SELECT pg_advisory_xact_lock(1346655051, 0);`;
+
+/**
+ * The three group roles. Roles belong to the whole cluster, not to one database, so they are
+ * created (when missing) on every run rather than by a numbered migration.
+ */
+export const ROLES_SQL = `DO $roles$
+DECLARE
+  r text;
+BEGIN
+  FOREACH r IN ARRAY ARRAY['paydesk_support', 'paydesk_finance', 'paydesk_admin'] LOOP
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = r) THEN
+      EXECUTE format('CREATE ROLE %I NOLOGIN', r);
+    END IF;
+  END LOOP;
+END
+$roles$;`;
+
+/** The schema and the table that records which migrations were applied. */
+export const BOOTSTRAP_SQL = `CREATE SCHEMA IF NOT EXISTS paydesk;
+CREATE TABLE IF NOT EXISTS paydesk.schema_version (
+  version     integer PRIMARY KEY,
+  description text NOT NULL,
+  applied_at  timestamptz NOT NULL DEFAULT now(),
+  applied_by  text NOT NULL DEFAULT session_user
+);`;
+
+export interface PgMigration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+const STATES = `'sending', 'acknowledged', 'final', 'refused', 'unknown', 'unsettled'`;
+
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  {
+    version: 1,
+    description: 'roles grants, shared profiles, the journal and its answers',
+    sql: `
+REVOKE ALL ON SCHEMA paydesk FROM PUBLIC;
+GRANT USAGE ON SCHEMA paydesk TO paydesk_support, paydesk_finance, paydesk_admin;
+GRANT SELECT ON paydesk.schema_version TO paydesk_support, paydesk_finance, paydesk_admin;
+
+-- Shared gateway connections. No column for a control key or a private key: those stay on
+-- each desk. The fingerprint's format leaves no room to store a key in it.
+CREATE TABLE paydesk.profiles (
+  id              text PRIMARY KEY CHECK (id <> ''),
+  name            text NOT NULL CHECK (name <> ''),
+  environment     text NOT NULL CHECK (environment IN ('production', 'test', 'sandbox')),
+  base_url        text NOT NULL CHECK (base_url <> ''),
+  endpoint_id     text NOT NULL CHECK (endpoint_id <> ''),
+  endpoint_kind   text NOT NULL DEFAULT 'endpoint' CHECK (endpoint_kind IN ('endpoint', 'group')),
+  login           text NOT NULL CHECK (login <> ''),
+  key_fingerprint text CHECK (key_fingerprint ~ '^[0-9A-F]{2}(:[0-9A-F]{2}){31}$'),
+  created_at      timestamptz NOT NULL DEFAULT now(),
+  updated_at      timestamptz NOT NULL DEFAULT now(),
+  updated_by      text NOT NULL DEFAULT session_user
+);
+CREATE UNIQUE INDEX profiles_name ON paydesk.profiles (lower(name));
+
+-- Who changed a profile and when is the server's word, not the desk's.
+CREATE FUNCTION paydesk.profiles_stamp() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog AS $fn$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    NEW.created_at := now();
+  ELSE
+    NEW.created_at := OLD.created_at;
+  END IF;
+  NEW.updated_at := now();
+  NEW.updated_by := session_user;
+  RETURN NEW;
+END
+$fn$;
+CREATE TRIGGER profiles_stamp BEFORE INSERT OR UPDATE ON paydesk.profiles
+  FOR EACH ROW EXECUTE FUNCTION paydesk.profiles_stamp();
+
+GRANT SELECT ON paydesk.profiles TO paydesk_support, paydesk_finance, paydesk_admin;
+GRANT INSERT, UPDATE, DELETE ON paydesk.profiles TO paydesk_admin;
+
+-- The journal: the SQLite journal's columns, plus the desk that wrote the entry. Money is
+-- bigint minor units with its currency's code, never a float.
+CREATE TABLE paydesk.journal (
+  id                    bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  client_orderid        text NOT NULL UNIQUE CHECK (client_orderid <> ''),
+  profile_id            text NOT NULL REFERENCES paydesk.profiles (id),
+  desk                  text NOT NULL CHECK (desk <> ''),
+  operator              text NOT NULL DEFAULT session_user,
+  operation             text NOT NULL CHECK (operation <> ''),
+  target_orderid        text,
+  target_client_orderid text,
+  orderid               text,
+  amount_minor          bigint CHECK (amount_minor > 0),
+  currency              text CHECK (currency ~ '^[A-Z]{3}$'),
+  reason                text,
+  note                  text,
+  email                 text,
+  summary               jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(summary) = 'object'),
+  state                 text NOT NULL DEFAULT 'sending' CHECK (state IN (${STATES})),
+  status                text,
+  error_code            text,
+  error_message         text,
+  created_at            timestamptz NOT NULL DEFAULT now(),
+  updated_at            timestamptz NOT NULL DEFAULT now(),
+  final_at              timestamptz,
+  CHECK (state <> 'final' OR status IS NOT NULL)
+);
+CREATE INDEX journal_target ON paydesk.journal (profile_id, target_orderid);
+CREATE INDEX journal_target_client ON paydesk.journal (target_client_orderid);
+CREATE INDEX journal_orderid ON paydesk.journal (orderid);
+CREATE INDEX journal_state ON paydesk.journal (state);
+CREATE INDEX journal_created ON paydesk.journal (created_at);
+CREATE INDEX journal_email ON paydesk.journal (email);
+
+-- An entry is written before its request leaves: it starts as 'sending', with no answer yet,
+-- stamped with the server's clock and written by the login that sends it.
+CREATE FUNCTION paydesk.journal_before_insert() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog AS $fn$
+BEGIN
+  IF NEW.operator IS DISTINCT FROM session_user THEN
+    RAISE EXCEPTION 'The operator of a journal entry is the login that writes it (%), not %.',
+      session_user, NEW.operator USING ERRCODE = '42501';
+  END IF;
+  IF NEW.state <> 'sending' THEN
+    RAISE EXCEPTION 'A journal entry is written before its request is sent: it starts as sending, not %.',
+      NEW.state USING ERRCODE = 'PD001';
+  END IF;
+  IF num_nonnulls(NEW.orderid, NEW.status, NEW.error_code, NEW.error_message, NEW.final_at) > 0 THEN
+    RAISE EXCEPTION 'A new journal entry has no answer yet (orderid, status, error, final_at are set by its answers).'
+      USING ERRCODE = 'PD001';
+  END IF;
+  NEW.created_at := now();
+  NEW.updated_at := now();
+  RETURN NEW;
+END
+$fn$;
+
+-- Entries only move forward. What was sent (every column but the answer's) never changes, a
+-- gateway orderid once learned stays, nothing goes back to 'sending', and a final or refused
+-- entry is closed. A column added by a later migration is frozen too unless listed here.
+CREATE FUNCTION paydesk.journal_before_update() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog AS $fn$
+DECLARE
+  changed text;
+BEGIN
+  SELECT string_agg(n.key, ', ' ORDER BY n.key) INTO changed
+    FROM jsonb_each(to_jsonb(NEW)) AS n
+   WHERE n.key <> ALL (ARRAY['state', 'status', 'orderid', 'error_code', 'error_message', 'updated_at', 'final_at'])
+     AND n.value IS DISTINCT FROM (to_jsonb(OLD) -> n.key);
+  IF changed IS NOT NULL THEN
+    RAISE EXCEPTION 'Journal entry % was sent as written: % cannot be changed.', OLD.client_orderid, changed
+      USING ERRCODE = 'PD002';
+  END IF;
+  IF OLD.orderid IS NOT NULL AND NEW.orderid IS DISTINCT FROM OLD.orderid THEN
+    RAISE EXCEPTION 'Journal entry % already has the gateway orderid %; it cannot become %.',
+      OLD.client_orderid, OLD.orderid, coalesce(NEW.orderid, 'empty') USING ERRCODE = 'PD002';
+  END IF;
+  IF OLD.state IN ('final', 'refused') THEN
+    RAISE EXCEPTION 'Journal entry % is % and cannot change any more.', OLD.client_orderid, OLD.state
+      USING ERRCODE = 'PD001';
+  END IF;
+  IF NEW.state = 'sending' AND OLD.state <> 'sending' THEN
+    RAISE EXCEPTION 'Journal entry % is % and cannot go back to sending.', OLD.client_orderid, OLD.state
+      USING ERRCODE = 'PD001';
+  END IF;
+  NEW.updated_at := now();
+  NEW.final_at := CASE WHEN NEW.state IN ('final', 'refused') THEN now() END;
+  RETURN NEW;
+END
+$fn$;
+
+-- Nothing is ever removed, not even by the table's owner.
+CREATE FUNCTION paydesk.refuse_removal() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog AS $fn$
+BEGIN
+  RAISE EXCEPTION '% is an audit trail: nothing in it is ever deleted.', TG_TABLE_NAME USING ERRCODE = 'PD003';
+END
+$fn$;
+
+CREATE TRIGGER journal_before_insert BEFORE INSERT ON paydesk.journal
+  FOR EACH ROW EXECUTE FUNCTION paydesk.journal_before_insert();
+CREATE TRIGGER journal_before_update BEFORE UPDATE ON paydesk.journal
+  FOR EACH ROW EXECUTE FUNCTION paydesk.journal_before_update();
+CREATE TRIGGER journal_no_delete BEFORE DELETE ON paydesk.journal
+  FOR EACH ROW EXECUTE FUNCTION paydesk.refuse_removal();
+CREATE TRIGGER journal_no_truncate BEFORE TRUNCATE ON paydesk.journal
+  FOR EACH STATEMENT EXECUTE FUNCTION paydesk.refuse_removal();
+
+ALTER TABLE paydesk.journal ENABLE ROW LEVEL SECURITY;
+CREATE POLICY journal_read ON paydesk.journal FOR SELECT
+  TO paydesk_support, paydesk_finance, paydesk_admin USING (true);
+CREATE POLICY journal_write ON paydesk.journal FOR INSERT
+  TO paydesk_finance WITH CHECK (operator = session_user AND state = 'sending');
+CREATE POLICY journal_settle ON paydesk.journal FOR UPDATE
+  TO paydesk_finance USING (true) WITH CHECK (true);
+
+GRANT SELECT ON paydesk.journal TO paydesk_support, paydesk_finance, paydesk_admin;
+GRANT INSERT (client_orderid, profile_id, desk, operator, operation, target_orderid, target_client_orderid,
+  amount_minor, currency, reason, note, email, summary) ON paydesk.journal TO paydesk_finance;
+GRANT UPDATE (state, status, orderid, error_code, error_message) ON paydesk.journal TO paydesk_finance;
+
+-- Every answer an entry got, in the order it came (id): the request's own answer, each status
+-- reply, each error, a person's settling by hand. Never changed, never removed.
+CREATE TABLE paydesk.journal_answers (
+  id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  journal_id    bigint NOT NULL REFERENCES paydesk.journal (id),
+  kind          text NOT NULL CHECK (kind IN ('answer', 'status', 'error', 'by-hand')),
+  state         text NOT NULL CHECK (state IN (${STATES})),
+  status        text,
+  fields        jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(fields) = 'object'),
+  error_code    text,
+  error_message text,
+  desk          text NOT NULL CHECK (desk <> ''),
+  recorded_by   text NOT NULL DEFAULT session_user,
+  received_at   timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX journal_answers_entry ON paydesk.journal_answers (journal_id, id);
+
+CREATE FUNCTION paydesk.journal_answers_before_insert() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog AS $fn$
+BEGIN
+  IF NEW.recorded_by IS DISTINCT FROM session_user THEN
+    RAISE EXCEPTION 'An answer is recorded by the login that writes it (%), not %.',
+      session_user, NEW.recorded_by USING ERRCODE = '42501';
+  END IF;
+  NEW.received_at := now();
+  RETURN NEW;
+END
+$fn$;
+CREATE FUNCTION paydesk.refuse_rewrite() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog AS $fn$
+BEGIN
+  RAISE EXCEPTION '% is an audit trail: a recorded row is never changed.', TG_TABLE_NAME USING ERRCODE = 'PD002';
+END
+$fn$;
+CREATE TRIGGER journal_answers_before_insert BEFORE INSERT ON paydesk.journal_answers
+  FOR EACH ROW EXECUTE FUNCTION paydesk.journal_answers_before_insert();
+CREATE TRIGGER journal_answers_no_update BEFORE UPDATE ON paydesk.journal_answers
+  FOR EACH ROW EXECUTE FUNCTION paydesk.refuse_rewrite();
+CREATE TRIGGER journal_answers_no_delete BEFORE DELETE ON paydesk.journal_answers
+  FOR EACH ROW EXECUTE FUNCTION paydesk.refuse_removal();
+CREATE TRIGGER journal_answers_no_truncate BEFORE TRUNCATE ON paydesk.journal_answers
+  FOR EACH STATEMENT EXECUTE FUNCTION paydesk.refuse_removal();
+
+ALTER TABLE paydesk.journal_answers ENABLE ROW LEVEL SECURITY;
+CREATE POLICY journal_answers_read ON paydesk.journal_answers FOR SELECT
+  TO paydesk_support, paydesk_finance, paydesk_admin USING (true);
+CREATE POLICY journal_answers_write ON paydesk.journal_answers FOR INSERT
+  TO paydesk_finance WITH CHECK (recorded_by = session_user);
+
+GRANT SELECT ON paydesk.journal_answers TO paydesk_support, paydesk_finance, paydesk_admin;
+GRANT INSERT (journal_id, kind, state, status, fields, error_code, error_message, desk, recorded_by)
+  ON paydesk.journal_answers TO paydesk_finance;
+`,
+  },
+];
