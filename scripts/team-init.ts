@@ -37,7 +37,10 @@ export function checkUrl(text: string): string | undefined {
   }
   if (url.pathname.length <= 1) return 'The URL names no database: add /DATABASE at its end.';
   const sslmode = url.searchParams.get('sslmode');
-  if (!LOOPBACK.has(url.hostname) && !['require', 'verify-ca', 'verify-full'].includes(sslmode ?? '')) {
+  if (
+    !LOOPBACK.has(url.hostname) &&
+    !['require', 'verify-ca', 'verify-full'].includes(sslmode ?? '')
+  ) {
     return `${url.hostname} is not this computer, so the connection needs TLS: add ?sslmode=verify-full to the URL.`;
   }
   return undefined;
@@ -70,7 +73,9 @@ export async function teamInit(argv: readonly string[], io: Io): Promise<number>
   }
   const [url, ...extra] = positionals;
   if (url === undefined || extra.length > 0) {
-    io.err(`${url === undefined ? 'No database URL given.' : 'Give one database URL.'}\n\n${USAGE}`);
+    io.err(
+      `${url === undefined ? 'No database URL given.' : 'Give one database URL.'}\n\n${USAGE}`,
+    );
     return 2;
   }
   const problem = checkUrl(url);

@@ -7,12 +7,16 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { OrderBusyError, orderLockHolder, withOrderLock, type OrderRef } from '../../main/store/postgres/order-lock';
-import { postgresAvailability, startCluster, type PgCluster } from '../support/postgres';
+import {
+  OrderBusyError,
+  orderLockHolder,
+  withOrderLock,
+  type OrderRef,
+} from '../../main/store/postgres/order-lock';
+import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import { createTeamDatabase, refusal, type TeamDb } from '../support/team';
 
-const availability = postgresAvailability();
-if (!availability.usable) console.warn(`Skipping the order lock tests: ${availability.reason}`);
+const withPostgres = postgresForTests('the order lock tests');
 
 const PROFILE = 'p-shop';
 
@@ -41,7 +45,7 @@ async function pendingFor(client: pg.ClientBase, order: OrderRef): Promise<numbe
   return Number(rows[0]?.n);
 }
 
-describe.skipIf(!availability.usable)('the per-order lock (real PostgreSQL)', () => {
+describe.skipIf(!withPostgres)('the per-order lock (real PostgreSQL)', () => {
   let cluster: PgCluster;
   let team: TeamDb;
 
@@ -66,19 +70,28 @@ describe.skipIf(!availability.usable)('the per-order lock (real PostgreSQL)', ()
     const [ann, bob] = await Promise.all([team.connect('ann'), team.connect('bob')]);
     const holding = gate();
     const release = gate();
-    const first = withOrderLock(ann, order, { desk: 'Front-2', action: 'refunding' }, async (tx) => {
-      await writeAhead(tx, order, 1250);
-      holding.open();
-      await release.opened;
-      return 'sent';
-    });
+    const first = withOrderLock(
+      ann,
+      order,
+      { desk: 'Front-2', action: 'refunding' },
+      async (tx) => {
+        await writeAhead(tx, order, 1250);
+        holding.open();
+        await release.opened;
+        return 'sent';
+      },
+    );
     await holding.opened;
 
     const busy = await withOrderLock(bob, order, { desk: 'Back-1', action: 'refunding' }, () =>
       Promise.resolve('should not run'),
     ).catch((error: unknown) => error);
     expect(busy).toBeInstanceOf(OrderBusyError);
-    expect((busy as OrderBusyError).holder).toEqual({ login: 'ann', desk: 'Front-2', action: 'refunding' });
+    expect((busy as OrderBusyError).holder).toEqual({
+      login: 'ann',
+      desk: 'Front-2',
+      action: 'refunding',
+    });
     expect((busy as OrderBusyError).message).toBe(
       `ann (desk Front-2) is refunding order ${order.orderId} right now; try again when they are done.`,
     );
@@ -89,7 +102,9 @@ describe.skipIf(!availability.usable)('the per-order lock (real PostgreSQL)', ()
     expect(await first).toBe('sent');
     expect(await orderLockHolder(bob, order)).toBeNull();
     // Now bob gets in, and sees ann's pending refund before deciding anything.
-    const seen = await withOrderLock(bob, order, { desk: 'Back-1', action: 'refunding' }, (tx) => pendingFor(tx, order));
+    const seen = await withOrderLock(bob, order, { desk: 'Back-1', action: 'refunding' }, (tx) =>
+      pendingFor(tx, order),
+    );
     expect(seen).toBe(1);
     // The announcement lasted only for the transaction.
     const names = await ann.query<{ application_name: string }>('SHOW application_name');
@@ -98,17 +113,29 @@ describe.skipIf(!availability.usable)('the per-order lock (real PostgreSQL)', ()
 
   it('does not hold back another order, nor the same orderid under another profile', async () => {
     const orderId = `o-${randomUUID()}`;
-    const [ann, bob, ann2] = await Promise.all([team.connect('ann'), team.connect('bob'), team.connect('ann')]);
+    const [ann, bob, ann2] = await Promise.all([
+      team.connect('ann'),
+      team.connect('bob'),
+      team.connect('ann'),
+    ]);
     const release = gate();
     const holding = gate();
-    const first = withOrderLock(ann, { profileId: PROFILE, orderId }, { desk: 'A', action: 'refunding' }, async () => {
-      holding.open();
-      await release.opened;
-    });
+    const first = withOrderLock(
+      ann,
+      { profileId: PROFILE, orderId },
+      { desk: 'A', action: 'refunding' },
+      async () => {
+        holding.open();
+        await release.opened;
+      },
+    );
     await holding.opened;
     await expect(
-      withOrderLock(bob, { profileId: PROFILE, orderId: `${orderId}-other` }, { desk: 'B', action: 'capturing' }, () =>
-        Promise.resolve('in'),
+      withOrderLock(
+        bob,
+        { profileId: PROFILE, orderId: `${orderId}-other` },
+        { desk: 'B', action: 'capturing' },
+        () => Promise.resolve('in'),
       ),
     ).resolves.toBe('in');
     await expect(
@@ -134,12 +161,17 @@ describe.skipIf(!availability.usable)('the per-order lock (real PostgreSQL)', ()
       events.push('ann out');
     });
     await holding.opened;
-    const second = withOrderLock(bob, order, { desk: 'B', action: 'refunding', waitMs: 10_000 }, async (tx) => {
-      events.push('bob in');
-      const pending = await pendingFor(tx, order);
-      events.push('bob out');
-      return pending;
-    });
+    const second = withOrderLock(
+      bob,
+      order,
+      { desk: 'B', action: 'refunding', waitMs: 10_000 },
+      async (tx) => {
+        events.push('bob in');
+        const pending = await pendingFor(tx, order);
+        events.push('bob out');
+        return pending;
+      },
+    );
     // Bob is waiting on the server: pg_locks shows his ungranted request behind ann's lock.
     const owner = await team.owner();
     for (let i = 0; i < 100; i++) {
@@ -167,10 +199,17 @@ describe.skipIf(!availability.usable)('the per-order lock (real PostgreSQL)', ()
       await release.opened;
     });
     await holding.opened;
-    const busy = await withOrderLock(bob, order, { desk: 'B', action: 'refunding', waitMs: 200 }, () =>
-      Promise.resolve(),
+    const busy = await withOrderLock(
+      bob,
+      order,
+      { desk: 'B', action: 'refunding', waitMs: 200 },
+      () => Promise.resolve(),
     ).catch((error: unknown) => error);
-    expect((busy as OrderBusyError).holder).toEqual({ login: 'ann', desk: 'Front-2', action: 'capturing' });
+    expect((busy as OrderBusyError).holder).toEqual({
+      login: 'ann',
+      desk: 'Front-2',
+      action: 'capturing',
+    });
     // Bob's connection is usable again at once.
     expect((await bob.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     release.open();
@@ -193,8 +232,11 @@ describe.skipIf(!availability.usable)('the per-order lock (real PostgreSQL)', ()
     await holding.opened;
     expect((await orderLockHolder(bob, order))?.login).toBe('ann');
     await owner.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
-    const seen = await withOrderLock(bob, order, { desk: 'B', action: 'refunding', waitMs: 5_000 }, (tx) =>
-      pendingFor(tx, order),
+    const seen = await withOrderLock(
+      bob,
+      order,
+      { desk: 'B', action: 'refunding', waitMs: 5_000 },
+      (tx) => pendingFor(tx, order),
     );
     expect(seen).toBe(0);
   });
@@ -203,7 +245,9 @@ describe.skipIf(!availability.usable)('the per-order lock (real PostgreSQL)', ()
     const order = { profileId: PROFILE, orderId: `o-${randomUUID()}` };
     const sam = await team.connect('sam');
     const refused = await refusal(
-      withOrderLock(sam, order, { desk: 'Help-1', action: 'refunding' }, (tx) => writeAhead(tx, order, 100)),
+      withOrderLock(sam, order, { desk: 'Help-1', action: 'refunding' }, (tx) =>
+        writeAhead(tx, order, 100),
+      ),
     );
     expect(refused.code).toBe('42501');
     expect(await pendingFor(sam, order)).toBe(0);

@@ -7,11 +7,10 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { TEAM_ERRORS } from '../../main/store/postgres/migrations';
-import { postgresAvailability, startCluster, type PgCluster } from '../support/postgres';
+import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import { createTeamDatabase, refusal, type TeamDb } from '../support/team';
 
-const availability = postgresAvailability();
-if (!availability.usable) console.warn(`Skipping the team database tests: ${availability.reason}`);
+const withPostgres = postgresForTests('the team database tests');
 
 const PROFILE = 'p-shop';
 const FP = Array(32).fill('AB').join(':');
@@ -50,7 +49,7 @@ function insertRefund(client: pg.Client, extra: Record<string, string> = {}) {
   );
 }
 
-describe.skipIf(!availability.usable)('team database roles (real PostgreSQL)', () => {
+describe.skipIf(!withPostgres)('team database roles (real PostgreSQL)', () => {
   let cluster: PgCluster;
   let team: TeamDb;
   let ann: pg.Client;
@@ -93,9 +92,17 @@ describe.skipIf(!availability.usable)('team database roles (real PostgreSQL)', (
 
     it("writes a finance login's entry as sending, with that login as operator and the server's clock", async () => {
       const { rows } = await insertRefund(ann);
-      expect(rows[0]).toMatchObject({ operator: 'ann', state: 'sending', amount_minor: '1250', orderid: null });
+      expect(rows[0]).toMatchObject({
+        operator: 'ann',
+        state: 'sending',
+        amount_minor: '1250',
+        orderid: null,
+      });
       // Support reads what finance wrote.
-      const seen = await sam.query('SELECT operator, amount_minor FROM paydesk.journal WHERE id = $1', [rows[0]?.id]);
+      const seen = await sam.query(
+        'SELECT operator, amount_minor FROM paydesk.journal WHERE id = $1',
+        [rows[0]?.id],
+      );
       expect(seen.rows).toEqual([{ operator: 'ann', amount_minor: '1250' }]);
     });
 
@@ -109,14 +116,16 @@ describe.skipIf(!availability.usable)('team database roles (real PostgreSQL)', (
       try {
         const { rows } = await insertRefund(ann);
         expect(rows[0]?.operator).toBe('ann');
-        expect((await refusal(insertRefund(ann, { operator: 'paydesk_finance' }))).code).toBe('42501');
+        expect((await refusal(insertRefund(ann, { operator: 'paydesk_finance' }))).code).toBe(
+          '42501',
+        );
       } finally {
         await ann.query('RESET ROLE');
       }
     });
 
     it('refuses a new entry that claims an answer or a state other than sending', async () => {
-      expect((await refusal(insertRefund(ann, { state: 'final' } as Record<string, string>))).code).toBe('42501');
+      expect((await refusal(insertRefund(ann, { state: 'final' }))).code).toBe('42501');
       // Not even the schema's owner can write an entry that skipped its write-ahead.
       const owned = await refusal(
         owner.query(
@@ -134,9 +143,13 @@ describe.skipIf(!availability.usable)('team database roles (real PostgreSQL)', (
     it('refuses an UPDATE of what was sent, from finance and from the owner', async () => {
       const { rows } = await insertRefund(ann);
       const id = rows[0]?.id;
-      expect((await refusal(ann.query('UPDATE paydesk.journal SET amount_minor = 99 WHERE id = $1', [id]))).code).toBe(
-        '42501',
-      );
+      expect(
+        (
+          await refusal(
+            ann.query('UPDATE paydesk.journal SET amount_minor = 99 WHERE id = $1', [id]),
+          )
+        ).code,
+      ).toBe('42501');
       for (const change of [
         'amount_minor = 99',
         "currency = 'USD'",
@@ -145,7 +158,9 @@ describe.skipIf(!availability.usable)('team database roles (real PostgreSQL)', (
         "operator = 'bob'",
         "created_at = now() - interval '1 day'",
       ]) {
-        const refused = await refusal(owner.query(`UPDATE paydesk.journal SET ${change} WHERE id = $1`, [id]));
+        const refused = await refusal(
+          owner.query(`UPDATE paydesk.journal SET ${change} WHERE id = $1`, [id]),
+        );
         expect(refused.code, change).toBe(TEAM_ERRORS.rewrite);
         expect(refused.message).toContain('was sent as written');
       }
@@ -156,59 +171,104 @@ describe.skipIf(!availability.usable)('team database roles (real PostgreSQL)', (
     it('allows sending -> acknowledged -> final, by any finance login, and then closes the entry', async () => {
       const { rows } = await insertRefund(ann);
       const id = rows[0]?.id;
-      await ann.query(`UPDATE paydesk.journal SET state = 'acknowledged', orderid = '5551' WHERE id = $1`, [id]);
+      await ann.query(
+        `UPDATE paydesk.journal SET state = 'acknowledged', orderid = '5551' WHERE id = $1`,
+        [id],
+      );
       // Another desk settles it (a crashed desk's entry is anyone's to settle).
-      await bob.query(`UPDATE paydesk.journal SET state = 'final', status = 'approved' WHERE id = $1`, [id]);
-      const final = (await sam.query<EntryRow>('SELECT * FROM paydesk.journal WHERE id = $1', [id])).rows[0];
-      expect(final).toMatchObject({ state: 'final', status: 'approved', orderid: '5551', operator: 'ann' });
+      await bob.query(
+        `UPDATE paydesk.journal SET state = 'final', status = 'approved' WHERE id = $1`,
+        [id],
+      );
+      const final = (await sam.query<EntryRow>('SELECT * FROM paydesk.journal WHERE id = $1', [id]))
+        .rows[0];
+      expect(final).toMatchObject({
+        state: 'final',
+        status: 'approved',
+        orderid: '5551',
+        operator: 'ann',
+      });
       expect(final?.final_at).toBeInstanceOf(Date);
 
-      for (const move of ["state = 'acknowledged'", "state = 'sending'", "status = 'declined'", "error_message = 'x'"]) {
-        const back = await refusal(ann.query(`UPDATE paydesk.journal SET ${move} WHERE id = $1`, [id]));
+      for (const move of [
+        "state = 'acknowledged'",
+        "state = 'sending'",
+        "status = 'declined'",
+        "error_message = 'x'",
+      ]) {
+        const back = await refusal(
+          ann.query(`UPDATE paydesk.journal SET ${move} WHERE id = $1`, [id]),
+        );
         expect(back.code, move).toBe(TEAM_ERRORS.notForward);
         expect(back.message).toContain('is final and cannot change any more');
-        expect((await refusal(owner.query(`UPDATE paydesk.journal SET ${move} WHERE id = $1`, [id]))).code).toBe(
-          TEAM_ERRORS.notForward,
-        );
+        expect(
+          (await refusal(owner.query(`UPDATE paydesk.journal SET ${move} WHERE id = $1`, [id])))
+            .code,
+        ).toBe(TEAM_ERRORS.notForward);
       }
     });
 
     it('allows a lost answer to go unknown, unsettled and then refused, but never back to sending', async () => {
       const { rows } = await insertRefund(ann);
       const id = rows[0]?.id;
-      await ann.query(`UPDATE paydesk.journal SET state = 'unknown', error_message = 'timeout' WHERE id = $1`, [id]);
-      expect((await refusal(ann.query(`UPDATE paydesk.journal SET state = 'sending' WHERE id = $1`, [id]))).code).toBe(
-        TEAM_ERRORS.notForward,
+      await ann.query(
+        `UPDATE paydesk.journal SET state = 'unknown', error_message = 'timeout' WHERE id = $1`,
+        [id],
       );
+      expect(
+        (
+          await refusal(
+            ann.query(`UPDATE paydesk.journal SET state = 'sending' WHERE id = $1`, [id]),
+          )
+        ).code,
+      ).toBe(TEAM_ERRORS.notForward);
       await ann.query(`UPDATE paydesk.journal SET state = 'unsettled' WHERE id = $1`, [id]);
-      await ann.query(`UPDATE paydesk.journal SET state = 'refused', error_code = '2' WHERE id = $1`, [id]);
-      expect((await refusal(ann.query(`UPDATE paydesk.journal SET state = 'final' WHERE id = $1`, [id]))).code).toBe(
-        TEAM_ERRORS.notForward,
+      await ann.query(
+        `UPDATE paydesk.journal SET state = 'refused', error_code = '2' WHERE id = $1`,
+        [id],
       );
+      expect(
+        (await refusal(ann.query(`UPDATE paydesk.journal SET state = 'final' WHERE id = $1`, [id])))
+          .code,
+      ).toBe(TEAM_ERRORS.notForward);
     });
 
     it("keeps the gateway's orderid once learned, and a final entry needs its status", async () => {
       const { rows } = await insertRefund(ann);
       const id = rows[0]?.id;
-      await ann.query(`UPDATE paydesk.journal SET state = 'acknowledged', orderid = '7001' WHERE id = $1`, [id]);
-      expect((await refusal(ann.query(`UPDATE paydesk.journal SET orderid = '7002' WHERE id = $1`, [id]))).code).toBe(
-        TEAM_ERRORS.rewrite,
+      await ann.query(
+        `UPDATE paydesk.journal SET state = 'acknowledged', orderid = '7001' WHERE id = $1`,
+        [id],
       );
-      expect((await refusal(ann.query(`UPDATE paydesk.journal SET state = 'final' WHERE id = $1`, [id]))).code).toBe(
-        '23514',
-      );
+      expect(
+        (
+          await refusal(
+            ann.query(`UPDATE paydesk.journal SET orderid = '7002' WHERE id = $1`, [id]),
+          )
+        ).code,
+      ).toBe(TEAM_ERRORS.rewrite);
+      expect(
+        (await refusal(ann.query(`UPDATE paydesk.journal SET state = 'final' WHERE id = $1`, [id])))
+          .code,
+      ).toBe('23514');
     });
 
     it('refuses DELETE to every role and to the owner, and TRUNCATE too', async () => {
       const { rows } = await insertRefund(ann);
       const id = rows[0]?.id;
       for (const client of [ann, bob, sam, ada]) {
-        expect((await refusal(client.query('DELETE FROM paydesk.journal WHERE id = $1', [id]))).code).toBe('42501');
+        expect(
+          (await refusal(client.query('DELETE FROM paydesk.journal WHERE id = $1', [id]))).code,
+        ).toBe('42501');
       }
       const owned = await refusal(owner.query('DELETE FROM paydesk.journal WHERE id = $1', [id]));
       expect(owned.code).toBe(TEAM_ERRORS.removal);
-      expect((await refusal(owner.query('TRUNCATE paydesk.journal CASCADE'))).code).toBe(TEAM_ERRORS.removal);
-      expect((await sam.query('SELECT 1 FROM paydesk.journal WHERE id = $1', [id])).rowCount).toBe(1);
+      expect((await refusal(owner.query('TRUNCATE paydesk.journal CASCADE'))).code).toBe(
+        TEAM_ERRORS.removal,
+      );
+      expect((await sam.query('SELECT 1 FROM paydesk.journal WHERE id = $1', [id])).rowCount).toBe(
+        1,
+      );
     });
   });
 
@@ -234,10 +294,12 @@ describe.skipIf(!availability.usable)('team database roles (real PostgreSQL)', (
         { kind: 'error', state: 'unknown', recorded_by: 'ann' },
         { kind: 'status', state: 'final', recorded_by: 'bob' },
       ]);
-      expect((await refusal(owner.query(`UPDATE paydesk.journal_answers SET state = 'refused'`))).code).toBe(
-        TEAM_ERRORS.rewrite,
+      expect(
+        (await refusal(owner.query(`UPDATE paydesk.journal_answers SET state = 'refused'`))).code,
+      ).toBe(TEAM_ERRORS.rewrite);
+      expect((await refusal(owner.query('DELETE FROM paydesk.journal_answers'))).code).toBe(
+        TEAM_ERRORS.removal,
       );
-      expect((await refusal(owner.query('DELETE FROM paydesk.journal_answers'))).code).toBe(TEAM_ERRORS.removal);
       expect((await refusal(ann.query('DELETE FROM paydesk.journal_answers'))).code).toBe('42501');
     });
   });
@@ -252,39 +314,65 @@ describe.skipIf(!availability.usable)('team database roles (real PostgreSQL)', (
 
     it('lets support and finance read profiles but not change them', async () => {
       for (const client of [sam, ann]) {
-        expect((await client.query('SELECT name FROM paydesk.profiles WHERE id = $1', [PROFILE])).rows).toEqual([
-          { name: 'Shop' },
-        ]);
+        expect(
+          (await client.query('SELECT name FROM paydesk.profiles WHERE id = $1', [PROFILE])).rows,
+        ).toEqual([{ name: 'Shop' }]);
         expect((await refusal(newProfile(client, `p-${randomUUID()}`))).code).toBe('42501');
         expect(
-          (await refusal(client.query(`UPDATE paydesk.profiles SET base_url = 'https://evil.example' WHERE id = $1`, [PROFILE])))
+          (
+            await refusal(
+              client.query(
+                `UPDATE paydesk.profiles SET base_url = 'https://evil.example' WHERE id = $1`,
+                [PROFILE],
+              ),
+            )
+          ).code,
+        ).toBe('42501');
+        expect(
+          (await refusal(client.query('DELETE FROM paydesk.profiles WHERE id = $1', [PROFILE])))
             .code,
         ).toBe('42501');
-        expect((await refusal(client.query('DELETE FROM paydesk.profiles WHERE id = $1', [PROFILE]))).code).toBe('42501');
       }
     });
 
     it('lets an admin add, change and remove a profile, stamped with who did it', async () => {
       const id = `p-${randomUUID()}`;
       await newProfile(ada, id);
-      await ada.query(`UPDATE paydesk.profiles SET endpoint_id = '43', updated_by = 'bob' WHERE id = $1`, [id]);
-      const { rows } = await sam.query('SELECT endpoint_id, updated_by FROM paydesk.profiles WHERE id = $1', [id]);
+      await ada.query(
+        `UPDATE paydesk.profiles SET endpoint_id = '43', updated_by = 'bob' WHERE id = $1`,
+        [id],
+      );
+      const { rows } = await sam.query(
+        'SELECT endpoint_id, updated_by FROM paydesk.profiles WHERE id = $1',
+        [id],
+      );
       expect(rows).toEqual([{ endpoint_id: '43', updated_by: 'ada' }]);
-      expect((await ada.query('DELETE FROM paydesk.profiles WHERE id = $1', [id])).rowCount).toBe(1);
+      expect((await ada.query('DELETE FROM paydesk.profiles WHERE id = $1', [id])).rowCount).toBe(
+        1,
+      );
       // A profile the journal refers to stays.
-      expect((await refusal(ada.query('DELETE FROM paydesk.profiles WHERE id = $1', [PROFILE]))).code).toBe('23503');
+      expect(
+        (await refusal(ada.query('DELETE FROM paydesk.profiles WHERE id = $1', [PROFILE]))).code,
+      ).toBe('23503');
     });
 
     it('has no place for a key: the fingerprint column takes only a fingerprint', async () => {
       const columns = await sam.query<{ column_name: string }>(
         `SELECT column_name FROM information_schema.columns WHERE table_schema = 'paydesk' AND table_name = 'profiles'`,
       );
-      expect(columns.rows.map((c) => c.column_name).filter((c) => /key|secret|control|private/.test(c))).toEqual([
-        'key_fingerprint',
-      ]);
+      expect(
+        columns.rows.map((c) => c.column_name).filter((c) => /key|secret|control|private/.test(c)),
+      ).toEqual(['key_fingerprint']);
       const pem = '-----BEGIN PRIVATE KEY-----\nMIIE...\n-----END PRIVATE KEY-----';
       expect(
-        (await refusal(ada.query('UPDATE paydesk.profiles SET key_fingerprint = $1 WHERE id = $2', [pem, PROFILE]))).code,
+        (
+          await refusal(
+            ada.query('UPDATE paydesk.profiles SET key_fingerprint = $1 WHERE id = $2', [
+              pem,
+              PROFILE,
+            ]),
+          )
+        ).code,
       ).toBe('23514');
     });
   });

@@ -65,7 +65,10 @@ function announcement(desk: string, action: string): string {
   return `${PREFIX}${clean(action).slice(0, 20)}|${clean(desk)}`.slice(0, 63);
 }
 
-function readAnnouncement(applicationName: string | null): { desk: string | null; action: string | null } {
+function readAnnouncement(applicationName: string | null): {
+  desk: string | null;
+  action: string | null;
+} {
   if (!applicationName) return { desk: null, action: null };
   if (!applicationName.startsWith(PREFIX)) return { desk: applicationName, action: null };
   const [action = '', ...desk] = applicationName.slice(PREFIX.length).split('|');
@@ -73,7 +76,10 @@ function readAnnouncement(applicationName: string | null): { desk: string | null
 }
 
 /** Who holds the lock on the order now, if anyone. Needs no transaction. */
-export async function orderLockHolder(client: pg.ClientBase, order: OrderRef): Promise<LockHolder | null> {
+export async function orderLockHolder(
+  client: pg.ClientBase,
+  order: OrderRef,
+): Promise<LockHolder | null> {
   const { rows } = await client.query<{ usename: string | null; application_name: string | null }>(
     `SELECT a.usename, a.application_name
        FROM pg_catalog.pg_locks l
@@ -91,7 +97,9 @@ export async function orderLockHolder(client: pg.ClientBase, order: OrderRef): P
 }
 
 function isLockTimeout(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '55P03';
+  return (
+    typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '55P03'
+  );
 }
 
 /**
@@ -114,7 +122,9 @@ export async function withOrderLock<T>(
     ]);
     let locked: boolean;
     if (options.waitMs && options.waitMs > 0) {
-      await client.query(`SELECT set_config('lock_timeout', $1, true)`, [`${Math.ceil(options.waitMs)}ms`]);
+      await client.query(`SELECT set_config('lock_timeout', $1, true)`, [
+        `${Math.ceil(options.waitMs)}ms`,
+      ]);
       try {
         await client.query(`SELECT pg_advisory_xact_lock(${LOCK_SPACE}, ${ORDER_KEY})`, [
           order.profileId,

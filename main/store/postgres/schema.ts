@@ -55,15 +55,17 @@ export async function applyTeamSchema(
       }
     }
     await client.query(BOOTSTRAP_SQL);
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM paydesk.schema_version');
+    const { rows } = await client.query<{ version: number }>(
+      'SELECT version FROM paydesk.schema_version',
+    );
     const applied = new Set(rows.map((r) => r.version));
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
       await client.query(migration.sql);
-      await client.query('INSERT INTO paydesk.schema_version (version, description) VALUES ($1, $2)', [
-        migration.version,
-        migration.description,
-      ]);
+      await client.query(
+        'INSERT INTO paydesk.schema_version (version, description) VALUES ($1, $2)',
+        [migration.version, migration.description],
+      );
       report.appliedVersions.push(migration.version);
       say(`migration ${migration.version}: applied (${migration.description})`);
     }
@@ -73,7 +75,8 @@ export async function applyTeamSchema(
     throw error;
   }
   report.version = Math.max(0, ...migrations.map((m) => m.version));
-  if (report.appliedVersions.length === 0) say(`schema: already at version ${report.version}, nothing to apply`);
+  if (report.appliedVersions.length === 0)
+    say(`schema: already at version ${report.version}, nothing to apply`);
   else say(`schema: now at version ${report.version}`);
   return report;
 }
@@ -101,7 +104,8 @@ export function teamSql(migrations: readonly PgMigration[] = PG_MIGRATIONS): str
   ];
   for (const migration of migrations) {
     const tag = `$migration_${migration.version}$`;
-    if (migration.sql.includes(tag)) throw new Error(`Migration ${migration.version} contains ${tag}.`);
+    if (migration.sql.includes(tag))
+      throw new Error(`Migration ${migration.version} contains ${tag}.`);
     parts.push(
       '',
       `-- Migration ${migration.version}: ${migration.description}`,
