@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS paydesk.schema_version (
   applied_by  text NOT NULL DEFAULT session_user
 );
 
--- Migration 1: roles grants, shared profiles, the journal and its answers
+-- Migration 1: grants to the group roles, shared profiles, the journal and its answers
 DO $apply$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM paydesk.schema_version WHERE version = 1) THEN
@@ -250,7 +250,7 @@ GRANT SELECT ON paydesk.journal_answers TO paydesk_support, paydesk_finance, pay
 GRANT INSERT (journal_id, kind, state, status, fields, error_code, error_message, desk, recorded_by)
   ON paydesk.journal_answers TO paydesk_finance;
 $migration_1$;
-    INSERT INTO paydesk.schema_version (version, description) VALUES (1, 'roles grants, shared profiles, the journal and its answers');
+    INSERT INTO paydesk.schema_version (version, description) VALUES (1, 'grants to the group roles, shared profiles, the journal and its answers');
     RAISE NOTICE 'migration 1: applied';
   END IF;
 END

@@ -71,7 +71,7 @@ const STATES = `'sending', 'acknowledged', 'final', 'refused', 'unknown', 'unset
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   {
     version: 1,
-    description: 'roles grants, shared profiles, the journal and its answers',
+    description: 'grants to the group roles, shared profiles, the journal and its answers',
     sql: `
 REVOKE ALL ON SCHEMA paydesk FROM PUBLIC;
 GRANT USAGE ON SCHEMA paydesk TO paydesk_support, paydesk_finance, paydesk_admin;
