@@ -1,22 +1,25 @@
 // A real, throw-away PostgreSQL server for the team-mode tests: `initdb` in a temp folder and
 // `pg_ctl` on a free 127.0.0.1 port, stopped and removed at the end. The server refuses to run
 // as root, so under root (CI) the binaries run as the unprivileged system user `paydesk-pg`,
-// created here when missing. Start-up is kept short (no fsync, small shared_buffers): about a
-// second, so each test file may start its own cluster.
+// created here when missing. Start-up is kept short: initdb runs once and its output is kept as
+// a template that each cluster copies; no fsync, small shared_buffers. So each test file can
+// start its own cluster in well under a second.
 //
 // Where no PostgreSQL is installed the tests that need it skip, saying why (`postgresAvailability`).
 // `.ci/run` installs Debian's `postgresql`; a fresh Debian machine has its binaries only under
 // /usr/lib/postgresql/<version>/bin (no symlinks on PATH), so that is where they are looked for.
 
 import { execFile, execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   chownSync,
   existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
@@ -97,21 +100,27 @@ function isRoot(): boolean {
 }
 
 function ensureServerUser(): { uid: number; gid: number } {
-  const ids = () => ({
-    uid: Number(execFileSync('id', ['-u', SERVER_USER], { encoding: 'utf8' }).trim()),
-    gid: Number(execFileSync('id', ['-g', SERVER_USER], { encoding: 'utf8' }).trim()),
-  });
-  try {
-    return ids();
-  } catch {
-    execFileSync('useradd', [
-      '--system',
-      '--no-create-home',
-      '--shell',
-      '/usr/sbin/nologin',
-      SERVER_USER,
-    ]);
-    return ids();
+  const id = (flag: string) =>
+    Number(execFileSync('id', [flag, SERVER_USER], { encoding: 'utf8' }).trim());
+  // Test files start their clusters in parallel: another one may be creating the user at this
+  // moment (useradd then fails, or finds /etc/passwd locked), so look again a few times.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return { uid: id('-u'), gid: id('-g') };
+    } catch (error) {
+      if (attempt >= 20) throw error;
+    }
+    try {
+      execFileSync(
+        'useradd',
+        ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', SERVER_USER],
+        {
+          stdio: 'ignore',
+        },
+      );
+    } catch {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
   }
 }
 
@@ -129,32 +138,86 @@ function freePort(): Promise<number> {
   });
 }
 
+interface ServerUser {
+  root: boolean;
+  uid?: number;
+  gid?: number;
+}
+
+/** Runs one of the server's programs, as the server user under root, in `cwd`. */
+function tool(bin: string, user: ServerUser, cwd: string, name: string, args: string[]) {
+  return user.root
+    ? run('runuser', ['-u', SERVER_USER, '--', join(bin, name), ...args], { cwd, timeout: 30_000 })
+    : run(join(bin, name), args, { cwd, timeout: 30_000 });
+}
+
+/** A folder the server user owns (the server refuses a data folder it does not own). */
+function serverFolder(prefix: string, user: ServerUser): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (user.root) chownSync(dir, user.uid ?? 0, user.gid ?? 0);
+  return dir;
+}
+
+/**
+ * initdb's output, made once and kept in the temp folder (paydesk-pg-template-*, safe to
+ * delete): copying it takes a fraction of initdb's second, so each test file can afford its
+ * own cluster. Keyed by the server binary, so another PostgreSQL gets its own template.
+ */
+async function template(
+  bin: string,
+  user: ServerUser,
+): Promise<{ data: string; password: string }> {
+  const key = createHash('sha256')
+    .update(`${bin}|${statSync(join(bin, 'postgres')).mtimeMs}|${process.getuid?.() ?? ''}`)
+    .digest('hex')
+    .slice(0, 12);
+  const dir = join(tmpdir(), `paydesk-pg-template-${key}`);
+  const read = () => ({
+    data: join(dir, 'data'),
+    password: readFileSync(join(dir, 'password'), 'utf8'),
+  });
+  if (existsSync(join(dir, 'password'))) {
+    if (existsSync(join(dir, 'data', 'global', 'pg_control'))) return read();
+    rmSync(dir, { recursive: true, force: true }); // damaged (a temp cleaner?): made again
+  }
+
+  const work = serverFolder(`paydesk-pg-template-${key}-making-`, user);
+  try {
+    const password = randomBytes(18).toString('base64url');
+    const pwfile = join(work, 'pwfile');
+    writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+    if (user.root) chownSync(pwfile, user.uid ?? 0, user.gid ?? 0);
+    // Passwords are checked on TCP (scram-sha-256), so each test login is really who it says.
+    await tool(bin, user, work, 'initdb', [
+      ...['-D', join(work, 'data'), '-U', SUPERUSER, `--pwfile=${pwfile}`],
+      ...['--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C'],
+      ...['--no-sync', '--no-instructions'],
+    ]);
+    rmSync(pwfile);
+    // Only the tests read it (the server user needs it no more).
+    writeFileSync(join(work, 'password'), password, { mode: 0o600 });
+    // Atomic: a template is there whole or not at all. Another test file may have won the race.
+    renameSync(work, dir);
+  } catch (error) {
+    rmSync(work, { recursive: true, force: true });
+    if (!existsSync(join(dir, 'password'))) throw error;
+  }
+  return read();
+}
+
 export async function startCluster(): Promise<PgCluster> {
   const availability = postgresAvailability();
   if (!availability.usable) throw new Error(`Cannot start PostgreSQL: ${availability.reason}`);
   const { bin } = availability;
   const started = performance.now();
-  const dir = mkdtempSync(join(tmpdir(), 'paydesk-pg-'));
+  const user: ServerUser = isRoot() ? { root: true, ...ensureServerUser() } : { root: false };
+  const { data: templateData, password } = await template(bin, user);
+
+  const dir = serverFolder('paydesk-pg-', user);
   const data = join(dir, 'data');
   const log = join(dir, 'server.log');
-  const password = randomBytes(18).toString('base64url');
-  const pwfile = join(dir, 'pwfile');
-  writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
-
-  const root = isRoot();
-  if (root) {
-    const { uid, gid } = ensureServerUser();
-    chownSync(dir, uid, gid);
-    chownSync(pwfile, uid, gid);
-  }
   // cwd is the temp folder: the server user may not be allowed into the caller's folder.
-  const tool = (name: string, args: string[]) =>
-    root
-      ? run('runuser', ['-u', SERVER_USER, '--', join(bin, name), ...args], {
-          cwd: dir,
-          timeout: 30_000,
-        })
-      : run(join(bin, name), args, { cwd: dir, timeout: 30_000 });
+  const pgTool = (name: string, args: string[]) => tool(bin, user, dir, name, args);
 
   let port = 0;
   let running = false;
@@ -162,13 +225,11 @@ export async function startCluster(): Promise<PgCluster> {
     if (!running) return;
     running = false;
     const args = ['stop', '-D', data, '-m', 'immediate', '-w', '-t', '10'];
+    const [file, argv] = user.root
+      ? ['runuser', ['-u', SERVER_USER, '--', join(bin, 'pg_ctl'), ...args]]
+      : [join(bin, 'pg_ctl'), args];
     try {
-      if (root)
-        execFileSync('runuser', ['-u', SERVER_USER, '--', join(bin, 'pg_ctl'), ...args], {
-          cwd: dir,
-          stdio: 'ignore',
-        });
-      else execFileSync(join(bin, 'pg_ctl'), args, { cwd: dir, stdio: 'ignore' });
+      execFileSync(file, argv, { cwd: dir, stdio: 'ignore' });
     } catch {
       // Already gone.
     }
@@ -177,40 +238,29 @@ export async function startCluster(): Promise<PgCluster> {
   process.once('exit', stopSync);
 
   try {
-    // Passwords are checked on TCP (scram-sha-256), so each test login is really who it says.
-    await tool('initdb', [
-      '-D',
-      data,
-      '-U',
-      SUPERUSER,
-      `--pwfile=${pwfile}`,
-      '--auth-local=trust',
-      '--auth-host=scram-sha-256',
-      '-E',
-      'UTF8',
-      '--locale=C',
-      '--no-sync',
-      '--no-instructions',
-    ]);
+    // -a keeps the server user as owner and the data folder's 0700.
+    await run('cp', ['-a', templateData, data], { timeout: 30_000 });
     // The port is free when asked and taken by the server a moment later; another process can
     // win that race, so a failed start is tried again on a new port, three times at most.
     let lastError: unknown;
     for (let attempt = 0; attempt < 3 && !running; attempt++) {
       port = await freePort();
       const options = [
-        `-c port=${port}`,
-        '-c listen_addresses=127.0.0.1',
-        `-c unix_socket_directories=${dir}`,
-        '-c fsync=off',
-        '-c synchronous_commit=off',
-        '-c full_page_writes=off',
-        '-c shared_buffers=16MB',
-        '-c max_connections=30',
-        '-c max_wal_senders=0',
-        '-c wal_level=minimal',
+        ...[
+          `-c port=${port}`,
+          '-c listen_addresses=127.0.0.1',
+          `-c unix_socket_directories=${dir}`,
+        ],
+        ...['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'],
+        ...[
+          '-c shared_buffers=16MB',
+          '-c max_connections=30',
+          '-c max_wal_senders=0',
+          '-c wal_level=minimal',
+        ],
       ].join(' ');
       try {
-        await tool('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '20', '-o', options]);
+        await pgTool('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '20', '-o', options]);
         running = true;
       } catch (error) {
         lastError = error;
@@ -228,8 +278,8 @@ export async function startCluster(): Promise<PgCluster> {
   }
 
   const host = '127.0.0.1';
-  const url = (user: string, pass: string, database = 'postgres') =>
-    `postgres://${encodeURIComponent(user)}:${encodeURIComponent(pass)}@${host}:${port}/${encodeURIComponent(database)}`;
+  const url = (login: string, pass: string, database = 'postgres') =>
+    `postgres://${encodeURIComponent(login)}:${encodeURIComponent(pass)}@${host}:${port}/${encodeURIComponent(database)}`;
   return {
     host,
     port,
@@ -248,7 +298,7 @@ export async function startCluster(): Promise<PgCluster> {
     async stop() {
       if (running) {
         try {
-          await tool('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w', '-t', '20']);
+          await pgTool('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w', '-t', '20']);
           running = false;
         } catch {
           stopSync(); // immediate shutdown, before its folder goes
