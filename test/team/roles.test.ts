@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { TEAM_ERRORS } from '../../main/store/postgres/migrations';
@@ -79,6 +79,32 @@ describe.skipIf(!withPostgres)('team database roles (real PostgreSQL)', () => {
   afterAll(async () => {
     await team?.close();
     await cluster?.stop();
+  });
+
+  it('tells each person their login and group, and a login in no group can read nothing', async () => {
+    for (const [client, login, role] of [
+      [ann, 'ann', 'paydesk_finance'],
+      [sam, 'sam', 'paydesk_support'],
+      [ada, 'ada', 'paydesk_admin'],
+    ] as const) {
+      expect((await client.query('SELECT login, roles FROM paydesk.me')).rows).toEqual([
+        { login, roles: [role] },
+      ]);
+    }
+    await owner.query(`CREATE ROLE stranger LOGIN PASSWORD 'stranger-pw'`);
+    const stranger = new pg.Client({
+      connectionString: cluster.url('stranger', 'stranger-pw', team.database),
+    });
+    await stranger.connect();
+    try {
+      for (const table of ['me', 'profiles', 'journal', 'journal_answers']) {
+        expect((await refusal(stranger.query(`SELECT * FROM paydesk.${table}`))).code, table).toBe(
+          '42501',
+        );
+      }
+    } finally {
+      await stranger.end();
+    }
   });
 
   describe('writing journal entries', () => {

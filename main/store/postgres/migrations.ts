@@ -77,6 +77,14 @@ REVOKE ALL ON SCHEMA paydesk FROM PUBLIC;
 GRANT USAGE ON SCHEMA paydesk TO paydesk_support, paydesk_finance, paydesk_admin;
 GRANT SELECT ON paydesk.schema_version TO paydesk_support, paydesk_finance, paydesk_admin;
 
+-- Who the connected person is, for the app to show only what their role allows (the database
+-- still decides). A login in no Paydesk group sees no row at all: it cannot even read this.
+CREATE VIEW paydesk.me AS
+  SELECT session_user::text AS login,
+         ARRAY(SELECT r FROM unnest(ARRAY['paydesk_support', 'paydesk_finance', 'paydesk_admin']) AS r
+                WHERE pg_has_role(session_user, r, 'MEMBER')) AS roles;
+GRANT SELECT ON paydesk.me TO paydesk_support, paydesk_finance, paydesk_admin;
+
 -- Shared gateway connections. No column for a control key or a private key: those stay on
 -- each desk. The fingerprint's format leaves no room to store a key in it.
 CREATE TABLE paydesk.profiles (
