@@ -85,7 +85,10 @@ GRANT SELECT ON paydesk.profiles TO paydesk_support, paydesk_finance, paydesk_ad
 GRANT INSERT, UPDATE, DELETE ON paydesk.profiles TO paydesk_admin;
 
 -- The journal: the SQLite journal's columns, plus the desk that wrote the entry. Money is
--- bigint minor units with its currency's code, never a float.
+-- bigint minor units with its currency's code, never a float. sent_at: when the request may
+-- first have left (an unsettled entry's quarantine counts from it); lease_*: which desk process
+-- is sending it, so another desk reconciling waits instead of asking or sending; settled_*: the
+-- login that settled it by hand, and why.
 CREATE TABLE paydesk.journal (
   id                    bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   client_orderid        text NOT NULL UNIQUE CHECK (client_orderid <> ''),
@@ -102,14 +105,20 @@ CREATE TABLE paydesk.journal (
   note                  text,
   email                 text,
   summary               jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(summary) = 'object'),
-  state                 text NOT NULL DEFAULT 'sending' CHECK (state IN ('sending', 'acknowledged', 'final', 'refused', 'unknown', 'unsettled')),
+  state                 text NOT NULL DEFAULT 'sending' CHECK (state IN ('sending', 'acknowledged', 'final', 'refused', 'unknown')),
   status                text,
   error_code            text,
   error_message         text,
   created_at            timestamptz NOT NULL DEFAULT now(),
   updated_at            timestamptz NOT NULL DEFAULT now(),
   final_at              timestamptz,
-  CHECK (state <> 'final' OR status IS NOT NULL)
+  sent_at               timestamptz,
+  lease_owner           text,
+  lease_until           timestamptz,
+  settled_by            text,
+  settle_reason         text,
+  CHECK (state <> 'final' OR status IS NOT NULL),
+  CHECK ((settled_by IS NULL) = (settle_reason IS NULL))
 );
 CREATE INDEX journal_target ON paydesk.journal (profile_id, target_orderid);
 CREATE INDEX journal_target_client ON paydesk.journal (target_client_orderid);
@@ -131,19 +140,25 @@ BEGIN
     RAISE EXCEPTION 'A journal entry is written before its request is sent: it starts as sending, not %.',
       NEW.state USING ERRCODE = 'PD001';
   END IF;
-  IF num_nonnulls(NEW.orderid, NEW.status, NEW.error_code, NEW.error_message, NEW.final_at) > 0 THEN
-    RAISE EXCEPTION 'A new journal entry has no answer yet (orderid, status, error, final_at are set by its answers).'
+  IF num_nonnulls(NEW.orderid, NEW.status, NEW.error_code, NEW.error_message, NEW.final_at,
+                  NEW.settled_by, NEW.settle_reason) > 0 THEN
+    RAISE EXCEPTION 'A new journal entry has no answer yet (orderid, status, error, final_at, settled_by are set by its answers).'
       USING ERRCODE = 'PD001';
   END IF;
   NEW.created_at := now();
   NEW.updated_at := now();
+  NEW.sent_at := now();
   RETURN NEW;
 END
 $fn$;
 
--- Entries only move forward. What was sent (every column but the answer's) never changes, a
--- gateway orderid once learned stays, nothing goes back to 'sending', and a final or refused
--- entry is closed. A column added by a later migration is frozen too unless listed here.
+-- Entries only move forward, along the SQLite journal's state machine: sending -> acknowledged
+-- -> final; sending or unknown -> refused; sending -> unknown; an entry still waiting (sending,
+-- acknowledged, unknown) may be settled, final or refused. What was sent (every column but the
+-- answer's and the lease) never changes, a gateway orderid once learned stays, a final or
+-- refused entry is closed (it may only learn a gateway orderid it lacked), and who settled an
+-- entry by hand is the login that did. A column added by a later migration is frozen too
+-- unless listed here.
 CREATE FUNCTION paydesk.journal_before_update() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog AS $fn$
 DECLARE
@@ -151,7 +166,8 @@ DECLARE
 BEGIN
   SELECT string_agg(n.key, ', ' ORDER BY n.key) INTO changed
     FROM jsonb_each(to_jsonb(NEW)) AS n
-   WHERE n.key <> ALL (ARRAY['state', 'status', 'orderid', 'error_code', 'error_message', 'updated_at', 'final_at'])
+   WHERE n.key <> ALL (ARRAY['state', 'status', 'orderid', 'error_code', 'error_message', 'updated_at', 'final_at',
+                             'lease_owner', 'lease_until', 'settled_by', 'settle_reason'])
      AND n.value IS DISTINCT FROM (to_jsonb(OLD) -> n.key);
   IF changed IS NOT NULL THEN
     RAISE EXCEPTION 'Journal entry % was sent as written: % cannot be changed.', OLD.client_orderid, changed
@@ -161,16 +177,39 @@ BEGIN
     RAISE EXCEPTION 'Journal entry % already has the gateway orderid %; it cannot become %.',
       OLD.client_orderid, OLD.orderid, coalesce(NEW.orderid, 'empty') USING ERRCODE = 'PD002';
   END IF;
-  IF OLD.state IN ('final', 'refused') THEN
+  IF OLD.settled_by IS NOT NULL AND (NEW.settled_by, NEW.settle_reason) IS DISTINCT FROM (OLD.settled_by, OLD.settle_reason) THEN
+    RAISE EXCEPTION 'Journal entry % was settled by hand by %; that cannot change.', OLD.client_orderid, OLD.settled_by
+      USING ERRCODE = 'PD002';
+  END IF;
+  IF NEW.settled_by IS DISTINCT FROM OLD.settled_by AND NEW.settled_by IS DISTINCT FROM session_user THEN
+    RAISE EXCEPTION 'An entry is settled by hand by the login that does it (%), not %.',
+      session_user, NEW.settled_by USING ERRCODE = '42501';
+  END IF;
+  IF OLD.state IN ('final', 'refused') AND (NEW.state, NEW.status, NEW.error_code, NEW.error_message)
+       IS DISTINCT FROM (OLD.state, OLD.status, OLD.error_code, OLD.error_message) THEN
     RAISE EXCEPTION 'Journal entry % is % and cannot change any more.', OLD.client_orderid, OLD.state
       USING ERRCODE = 'PD001';
   END IF;
-  IF NEW.state = 'sending' AND OLD.state <> 'sending' THEN
-    RAISE EXCEPTION 'Journal entry % is % and cannot go back to sending.', OLD.client_orderid, OLD.state
+  IF NEW.state <> OLD.state AND NOT (
+       (OLD.state = 'sending')
+    OR (OLD.state = 'unknown' AND NEW.state IN ('acknowledged', 'final', 'refused'))
+    OR (OLD.state = 'acknowledged' AND NEW.state = 'final')
+    OR (OLD.state = 'acknowledged' AND NEW.state = 'refused' AND NEW.settled_by IS NOT NULL)) THEN
+    RAISE EXCEPTION 'Journal entry % is % and cannot become %.', OLD.client_orderid, OLD.state, NEW.state
+      USING ERRCODE = 'PD001';
+  END IF;
+  IF NEW.settled_by IS NOT NULL AND OLD.settled_by IS NULL AND NEW.state NOT IN ('final', 'refused') THEN
+    RAISE EXCEPTION 'Settling journal entry % by hand makes it final or refused.', OLD.client_orderid
       USING ERRCODE = 'PD001';
   END IF;
   NEW.updated_at := now();
-  NEW.final_at := CASE WHEN NEW.state IN ('final', 'refused') THEN now() END;
+  NEW.final_at := CASE WHEN OLD.state IN ('final', 'refused') THEN OLD.final_at
+                       WHEN NEW.state IN ('final', 'refused') THEN now() END;
+  -- Leaving 'sending' ends the lease: nobody is sending it any more.
+  IF NEW.state <> OLD.state AND NEW.state <> 'sending' THEN
+    NEW.lease_owner := NULL;
+    NEW.lease_until := NULL;
+  END IF;
   RETURN NEW;
 END
 $fn$;
@@ -202,8 +241,9 @@ CREATE POLICY journal_settle ON paydesk.journal FOR UPDATE
 
 GRANT SELECT ON paydesk.journal TO paydesk_support, paydesk_finance, paydesk_admin;
 GRANT INSERT (client_orderid, profile_id, desk, operator, operation, target_orderid, target_client_orderid,
-  amount_minor, currency, reason, note, email, summary) ON paydesk.journal TO paydesk_finance;
-GRANT UPDATE (state, status, orderid, error_code, error_message) ON paydesk.journal TO paydesk_finance;
+  amount_minor, currency, reason, note, email, summary, lease_owner, lease_until) ON paydesk.journal TO paydesk_finance;
+GRANT UPDATE (state, status, orderid, error_code, error_message, lease_owner, lease_until, settled_by, settle_reason)
+  ON paydesk.journal TO paydesk_finance;
 
 -- Every answer an entry got, in the order it came (id): the request's own answer, each status
 -- reply, each error, a person's settling by hand. Never changed, never removed.
@@ -211,7 +251,7 @@ CREATE TABLE paydesk.journal_answers (
   id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   journal_id    bigint NOT NULL REFERENCES paydesk.journal (id),
   kind          text NOT NULL CHECK (kind IN ('answer', 'status', 'error', 'by-hand')),
-  state         text NOT NULL CHECK (state IN ('sending', 'acknowledged', 'final', 'refused', 'unknown', 'unsettled')),
+  state         text NOT NULL CHECK (state IN ('sending', 'acknowledged', 'final', 'refused', 'unknown')),
   status        text,
   fields        jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(fields) = 'object'),
   error_code    text,

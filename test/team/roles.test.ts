@@ -234,7 +234,7 @@ describe.skipIf(!withPostgres)('team database roles (real PostgreSQL)', () => {
       }
     });
 
-    it('allows a lost answer to go unknown, unsettled and then refused, but never back to sending', async () => {
+    it('allows a lost answer to go unknown and then refused, but never back to sending', async () => {
       const { rows } = await insertRefund(ann);
       const id = rows[0]?.id;
       await ann.query(
@@ -248,7 +248,6 @@ describe.skipIf(!withPostgres)('team database roles (real PostgreSQL)', () => {
           )
         ).code,
       ).toBe(TEAM_ERRORS.notForward);
-      await ann.query(`UPDATE paydesk.journal SET state = 'unsettled' WHERE id = $1`, [id]);
       await ann.query(
         `UPDATE paydesk.journal SET state = 'refused', error_code = '2' WHERE id = $1`,
         [id],
@@ -257,6 +256,40 @@ describe.skipIf(!withPostgres)('team database roles (real PostgreSQL)', () => {
         (await refusal(ann.query(`UPDATE paydesk.journal SET state = 'final' WHERE id = $1`, [id])))
           .code,
       ).toBe(TEAM_ERRORS.notForward);
+    });
+
+    it('follows the journal state machine: an acknowledged entry is never unknown or refused by an answer', async () => {
+      const { rows } = await insertRefund(ann);
+      const id = rows[0]?.id;
+      await ann.query(`UPDATE paydesk.journal SET state = 'acknowledged' WHERE id = $1`, [id]);
+      for (const state of ['unknown', 'refused', 'sending']) {
+        const moved = await refusal(
+          ann.query(`UPDATE paydesk.journal SET state = $2 WHERE id = $1`, [id, state]),
+        );
+        expect(moved.code, state).toBe(TEAM_ERRORS.notForward);
+        expect(moved.message).toContain(`is acknowledged and cannot become ${state}`);
+      }
+    });
+
+    it('names the login that settled an entry by hand, and nobody else', async () => {
+      const { rows } = await insertRefund(ann);
+      const id = rows[0]?.id;
+      const forged = await refusal(
+        bob.query(
+          `UPDATE paydesk.journal SET state = 'refused', settled_by = 'ann', settle_reason = 'x' WHERE id = $1`,
+          [id],
+        ),
+      );
+      expect(forged.code).toBe(TEAM_ERRORS.forged);
+      await bob.query(
+        `UPDATE paydesk.journal SET state = 'refused', error_code = 'SETTLED_BY_HAND', settled_by = 'bob',
+           settle_reason = 'gateway has no record after a week' WHERE id = $1`,
+        [id],
+      );
+      const rewrite = await refusal(
+        owner.query(`UPDATE paydesk.journal SET settle_reason = 'other' WHERE id = $1`, [id]),
+      );
+      expect(rewrite.code).toBe(TEAM_ERRORS.rewrite);
     });
 
     it("keeps the gateway's orderid once learned, and a final entry needs its status", async () => {
