@@ -22,6 +22,10 @@ export type StoreErrorCode =
   | 'IO'
   /** A row broke a rule of the schema. */
   | 'CONSTRAINT'
+  /** The team journal's database server cannot be reached, or went away mid-work (team mode). */
+  | 'UNREACHABLE'
+  /** The team journal's database refused the person's login or role (team mode). */
+  | 'NOT_ALLOWED'
   | 'FAILED';
 
 export class StoreError extends Error {
@@ -40,7 +44,7 @@ export class StoreError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'StoreError';
     this.code = code;
-    this.retryable = code === 'BUSY';
+    this.retryable = code === 'BUSY' || code === 'UNREACHABLE';
     this.sqliteCode = options.sqliteCode;
     this.file = options.file;
   }
@@ -102,6 +106,10 @@ export function describeStoreProblem(code: StoreErrorCode, file: string, detail:
       return `The computer reported a disk error while reading or writing ${where} (${detail}). Check the disk, then start Paydesk again.`;
     case 'CONSTRAINT':
       return `The database refused a change that breaks one of its rules (${detail}); nothing was changed. Send the log to support.`;
+    case 'UNREACHABLE':
+      return `Paydesk cannot reach the team journal's database (${detail}). Nothing that moves money is sent until it is back, because every such request is written to the journal first; looking orders up still works. Check the network, or ask your database administrator.`;
+    case 'NOT_ALLOWED':
+      return `The team journal's database refused this (${detail}); nothing was changed. Ask your database administrator if your login should be allowed to do it.`;
     case 'FAILED':
       return `${where} reported a problem (${detail}). Send the log to support.`;
   }

@@ -15,6 +15,8 @@
 
 import type pg from 'pg';
 
+import { StoreError } from '../errors';
+
 /** First key of every Paydesk order lock ('PDOR'), so other advisory locks cannot collide. */
 const LOCK_SPACE = 1346654034;
 /** The second key: a 32-bit hash of profile id and orderid, computed by the server. */
@@ -33,13 +35,15 @@ export interface LockHolder {
   action: string | null;
 }
 
-export class OrderBusyError extends Error {
+/** A StoreError 'BUSY' (try again), so a desk shows it like any busy store, naming the holder. */
+export class OrderBusyError extends StoreError {
   constructor(
     readonly order: OrderRef,
     /** Null when the holder finished before it could be named. */
     readonly holder: LockHolder | null,
   ) {
     super(
+      'BUSY',
       holder
         ? `${holder.login}${holder.desk ? ` (desk ${holder.desk})` : ''} is ${holder.action ?? 'working on'} order ${order.orderId} right now; try again when they are done.`
         : `Another desk was working on order ${order.orderId} just now; try again.`,

@@ -1,0 +1,105 @@
+// The journal's state machine as pure decisions, for a store that cannot run main/store/journal.ts
+// itself (PostgreSQL). Each takes the entry as it is and says what to set, 'same' for a legal
+// repeat (nothing changes), or 'illegal'. They mirror Journal's private decisions one for one;
+// the conformance tests (test/team/journal-port.test.ts) run the same cases on both stores, so a
+// change to one that is not made to the other fails there. Clocks are the store's business:
+// no decision sets final_at or updated_at.
+
+import { IN_FLIGHT, JournalError, type JournalEntry } from './journal';
+import type { HandSettlement, JournalAnswer, JournalProblem } from './port';
+
+/** Columns to set (snake_case, as stored), 'same', or 'illegal'. */
+export type Decision = Record<string, string | null> | 'same' | 'illegal';
+
+export interface Rule {
+  /** What the entry becomes, for the message when the move is illegal. */
+  to: string;
+  decide: (current: JournalEntry) => Decision;
+}
+
+export function acknowledgeRule(orderId: string | undefined): Rule {
+  return {
+    to: 'acknowledged',
+    decide(current): Decision {
+      // A late acknowledgement of an entry already further on repeats what is known: a no-op.
+      if (current.state === 'acknowledged' || current.state === 'final')
+        return orderId && !current.orderId ? { orderid: orderId } : 'same';
+      if (current.state === 'refused') return 'illegal';
+      return { state: 'acknowledged', orderid: orderId ?? null };
+    },
+  };
+}
+
+export function finishRule(answer: JournalAnswer): Rule {
+  return {
+    to: 'final',
+    decide(current): Decision {
+      if (current.state === 'final') return current.status === answer.status ? 'same' : 'illegal';
+      if (current.state === 'refused') return 'illegal';
+      return {
+        state: 'final',
+        status: answer.status,
+        orderid: answer.orderId ?? null,
+        error_code: answer.errorCode ?? null,
+        error_message: answer.errorMessage ?? null,
+      };
+    },
+  };
+}
+
+export function refuseRule(error: JournalProblem): Rule {
+  return {
+    to: 'refused',
+    decide(current): Decision {
+      if (current.state === 'refused') return 'same';
+      if (current.state !== 'sending' && current.state !== 'unknown') return 'illegal';
+      return { state: 'refused', error_code: error.code ?? null, error_message: error.message };
+    },
+  };
+}
+
+export function markUnknownRule(error: JournalProblem): Rule {
+  return {
+    to: 'unknown',
+    decide(current): Decision {
+      // Already unsettled, or the gateway's word already came: nothing to add.
+      if (current.state === 'unknown' || current.state === 'acknowledged') return 'same';
+      if (current.state !== 'sending') return 'illegal';
+      return { state: 'unknown', error_code: error.code ?? null, error_message: error.message };
+    },
+  };
+}
+
+/** Throws a JournalError for a missing reason or an entry no longer waiting, as Journal does. */
+export function settleByHandRule(clientOrderId: string, settlement: HandSettlement): Rule {
+  const reason = settlement.reason.trim();
+  if (!reason) throw new JournalError('Settling an entry by hand needs a reason.');
+  return {
+    to: 'settled',
+    decide(current): Decision {
+      if (!IN_FLIGHT.includes(current.state))
+        throw new JournalError(
+          `The journal entry ${clientOrderId} is already ${current.state}; only an entry still waiting for the gateway can be settled by hand.`,
+        );
+      const common = { settled_by: settlement.by, settle_reason: reason };
+      return settlement.outcome === 'approved'
+        ? { ...common, state: 'final', status: 'approved', error_code: null, error_message: null }
+        : {
+            ...common,
+            state: 'refused',
+            error_code: 'SETTLED_BY_HAND',
+            error_message: `Settled by hand as not received by ${settlement.by}: ${reason}`,
+          };
+    },
+  };
+}
+
+export function illegalMove(
+  clientOrderId: string,
+  current: JournalEntry,
+  to: string,
+): JournalError {
+  return new JournalError(
+    `The journal entry ${clientOrderId} is ${current.state}${current.status ? ` (${current.status})` : ''} and cannot become ${to}.`,
+  );
+}

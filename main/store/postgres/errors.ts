@@ -1,0 +1,88 @@
+// Every failure of the team journal's database as what the desk already knows how to show: a
+// StoreError (code, whether trying again may help, a sentence for the person) for the store
+// itself, a JournalError for a refusal of the journal's rules (the triggers' PD001-PD003, a
+// reused client_orderid). A raw pg error ("Connection terminated unexpectedly", "terminating
+// connection due to administrator command") never reaches a screen.
+
+import { describeStoreProblem, StoreError, type StoreErrorCode } from '../errors';
+import { JournalError } from '../journal';
+import { TEAM_ERRORS } from './migrations';
+
+interface PgLike {
+  code?: unknown;
+  message?: unknown;
+}
+
+/** Node's socket errors that mean the server cannot be reached or went away. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/** What node-postgres throws, without a code, when the connection is gone. */
+const GONE_MESSAGES = [
+  'Connection terminated',
+  'connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+];
+
+function codeOf(sqlState: string, message: string): StoreErrorCode | 'JOURNAL' {
+  if (NETWORK_CODES.has(sqlState)) return 'UNREACHABLE';
+  // 08: connection exception; 57P01-57P03: the server is shutting down or starting; 53300: too
+  // many connections. All pass when the server is back.
+  if (sqlState.startsWith('08') || /^57P0[1-3]$/.test(sqlState) || sqlState === '53300')
+    return 'UNREACHABLE';
+  if (sqlState === '' && GONE_MESSAGES.some((m) => message.includes(m))) return 'UNREACHABLE';
+  // 28: the login or its password was refused; 42501: the role may not do this.
+  if (sqlState.startsWith('28') || sqlState === '42501') return 'NOT_ALLOWED';
+  if (
+    sqlState === TEAM_ERRORS.notForward ||
+    sqlState === TEAM_ERRORS.rewrite ||
+    sqlState === TEAM_ERRORS.removal
+  )
+    return 'JOURNAL';
+  // 55P03: lock wait timed out; 40001/40P01: serialization failure, deadlock (try again).
+  if (sqlState === '55P03' || sqlState === '40001' || sqlState === '40P01') return 'BUSY';
+  if (sqlState.startsWith('23')) return 'CONSTRAINT';
+  return 'FAILED';
+}
+
+/**
+ * The error to throw for whatever a call to the team database threw. `where` names the server
+ * ("PostgreSQL at db.example.com:5432") in messages. Errors that are not the database's (a
+ * service's own refusal thrown inside a claim) come back as they are.
+ */
+export function toTeamError(error: unknown, where: string): unknown {
+  if (error instanceof StoreError || error instanceof JournalError) return error;
+  if (typeof error !== 'object' || error === null) return error;
+  const { code, message } = error as PgLike;
+  const text = typeof message === 'string' ? message : 'no message';
+  const sqlState = typeof code === 'string' ? code : '';
+  // A server's refusal carries a severity; a socket's failure a Node code; a closed client only
+  // its message. Anything else (a service's own refusal inside a claim) is not ours to map.
+  const isPg =
+    'severity' in error ||
+    NETWORK_CODES.has(sqlState) ||
+    (sqlState === '' && GONE_MESSAGES.some((m) => text.includes(m)));
+  if (!isPg) return error;
+  const mapped = codeOf(sqlState, text);
+  if (mapped === 'JOURNAL') return new JournalError(text);
+  const detail =
+    mapped === 'UNREACHABLE' || mapped === 'BUSY' ? `${where}: ${text}` : `${where} said: ${text}`;
+  const sentence =
+    mapped === 'BUSY'
+      ? `The team journal was busy with another desk's change for too long (${detail}); nothing was changed. Try again in a moment.`
+      : describeStoreProblem(mapped, '', detail);
+  return new StoreError(mapped, sentence, {
+    cause: error,
+    ...(sqlState ? { sqliteCode: `PG_${sqlState}` } : {}),
+  });
+}

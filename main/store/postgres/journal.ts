@@ -1,0 +1,484 @@
+// The journal port on a team's PostgreSQL (paydesk.journal, migrations.ts). Every desk of the
+// team reads and writes the same journal, so:
+// - every write happens under the order's advisory lock (order-lock.ts): a claim holds it for
+//   its decision and its write-ahead INSERT, an answer for reading and writing its entry (with
+//   the row locked too), so no desk decides on an order while another changes its entries;
+// - the operator of an entry, and whoever records an answer or settles by hand, is the login
+//   that connected (session_user): the desk's own `operator` is not asked, and the database
+//   refuses anything else;
+// - each change of an entry is also kept in paydesk.journal_answers, with the desk that saw it;
+// - the state machine is journal-rules.ts, decided here with the row locked, and enforced again
+//   by the database's triggers (forward only), so a desk with other code cannot do otherwise.
+// Failures come out as StoreError / JournalError (errors.ts), never as raw pg errors.
+
+import type pg from 'pg';
+
+import { StoreError } from '../errors';
+import { JournalError, type JournalEntry, type JournalFilter, type Page } from '../journal';
+import {
+  acknowledgeRule,
+  finishRule,
+  illegalMove,
+  markUnknownRule,
+  refuseRule,
+  settleByHandRule,
+  type Rule,
+} from '../journal-rules';
+import type {
+  ClaimDecision,
+  ClaimResult,
+  HandSettlement,
+  JournalAnswer,
+  JournalPort,
+  JournalProblem,
+  NewJournalEntry,
+  OrderClaim,
+} from '../port';
+import { redactFields } from '../redact';
+import { toTeamError } from './errors';
+import { withOrderLock, type OrderRef } from './order-lock';
+
+export interface PgJournalOptions {
+  /** This desk's name: stored with each entry and answer, shown to a desk finding an order busy. */
+  desk: string;
+  /** The server, for messages ("PostgreSQL at db.example.com:5432"). */
+  where: string;
+  /** How long a claim waits for another desk holding the order before it is refused naming them. */
+  claimWaitMs?: number;
+  /** How long recording an answer waits for another desk holding the order (default 5 s). */
+  answerWaitMs?: number;
+}
+
+interface Row {
+  id: string;
+  client_orderid: string;
+  profile_id: string;
+  desk: string;
+  operator: string;
+  operation: string;
+  target_orderid: string | null;
+  orderid: string | null;
+  amount_minor: string | null;
+  currency: string | null;
+  reason: string | null;
+  note: string | null;
+  email: string | null;
+  summary: Record<string, string>;
+  state: JournalEntry['state'];
+  status: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Date;
+  updated_at: Date;
+  final_at: Date | null;
+  sent_at: Date | null;
+  lease_owner: string | null;
+  lease_until: Date | null;
+  settled_by: string | null;
+  settle_reason: string | null;
+}
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+function toEntry(row: Row): JournalEntry {
+  return {
+    id: Number(row.id),
+    clientOrderId: row.client_orderid,
+    profileId: row.profile_id,
+    operator: row.operator,
+    operation: row.operation,
+    targetOrderId: row.target_orderid,
+    orderId: row.orderid,
+    amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
+    currency: row.currency,
+    reason: row.reason,
+    note: row.note,
+    email: row.email,
+    summary: row.summary,
+    state: row.state,
+    status: row.status,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    finalAt: iso(row.final_at),
+    sentAt: iso(row.sent_at),
+    leaseOwner: row.lease_owner,
+    leaseUntil: iso(row.lease_until),
+    settledBy: row.settled_by,
+    settleReason: row.settle_reason,
+  };
+}
+
+/** What journal_answers calls each kind of change. */
+type AnswerKind = 'answer' | 'error' | 'by-hand';
+
+const PAGE = 500;
+const IN_FLIGHT_SQL = `state IN ('sending', 'acknowledged', 'unknown')`;
+
+export class PgJournal implements JournalPort {
+  readonly store = 'postgres' as const;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: PgJournalOptions,
+  ) {
+    // An idle connection the server dropped (restart, network): the pool replaces it; whoever
+    // uses the journal next gets a StoreError 'UNREACHABLE' if the server is still away.
+    pool.on('error', () => undefined);
+  }
+
+  // ---- connections ----------------------------------------------------------------------
+
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw toTeamError(error, this.options.where);
+    }
+  }
+
+  /** One pooled connection for `work`; a connection that failed is closed, not reused. */
+  private async withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let lost: Error | undefined;
+    // Between two queries the server may go away; pg then emits 'error' on the checked-out
+    // client, which with no listener would end the process.
+    const onError = (error: Error) => {
+      lost = error;
+    };
+    client.on('error', onError);
+    try {
+      return await work(client);
+    } catch (error) {
+      const mapped = toTeamError(error, this.options.where);
+      if (mapped instanceof StoreError && mapped.code === 'UNREACHABLE') lost ??= error as Error;
+      throw error;
+    } finally {
+      client.off('error', onError);
+      client.release(lost);
+    }
+  }
+
+  private query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
+    return this.guard(() => this.pool.query<R>(text, values));
+  }
+
+  // ---- writes ---------------------------------------------------------------------------
+
+  async claim<T>(claim: OrderClaim, decide: ClaimDecision<T>): Promise<ClaimResult<T>> {
+    return this.guard(() =>
+      this.withClient((client) =>
+        withOrderLock(
+          client,
+          { profileId: claim.profileId, orderId: claim.orderId },
+          {
+            desk: this.options.desk,
+            action: claim.action,
+            waitMs: this.options.claimWaitMs ?? 0,
+          },
+          async (locked): Promise<ClaimResult<T>> => {
+            const claimed = await read(locked, claim.clientOrderId);
+            if (claimed) return { claimed };
+            const { entry, decided } = decide(await forTarget(locked, claim.orderId));
+            return { entry: await this.insert(locked, entry), decided };
+          },
+        ),
+      ),
+    );
+  }
+
+  async begin(entry: NewJournalEntry): Promise<JournalEntry> {
+    return this.guard(() =>
+      this.withClient((client) =>
+        this.underOrderLock(client, entry.profileId, entry.targetOrderId ?? null, 'writing', (c) =>
+          this.insert(c, entry),
+        ),
+      ),
+    );
+  }
+
+  async get(clientOrderId: string): Promise<JournalEntry | undefined> {
+    const { rows } = await this.query<Row>(
+      'SELECT * FROM paydesk.journal WHERE client_orderid = $1',
+      [clientOrderId],
+    );
+    return rows[0] ? toEntry(rows[0]) : undefined;
+  }
+
+  acknowledge(clientOrderId: string, orderId: string | undefined): Promise<JournalEntry> {
+    return this.transition(clientOrderId, acknowledgeRule(orderId), 'answer', {
+      ...(orderId ? { orderid: orderId } : {}),
+    });
+  }
+
+  finish(clientOrderId: string, answer: JournalAnswer): Promise<JournalEntry> {
+    return this.transition(clientOrderId, finishRule(answer), 'answer', {
+      status: answer.status,
+      ...(answer.orderId ? { orderid: answer.orderId } : {}),
+    });
+  }
+
+  refuse(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {
+    return this.transition(clientOrderId, refuseRule(error), 'error', {});
+  }
+
+  markUnknown(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {
+    return this.transition(clientOrderId, markUnknownRule(error), 'error', {});
+  }
+
+  async settleByHand(clientOrderId: string, settlement: HandSettlement): Promise<JournalEntry> {
+    // Whoever the desk says settles it, the database records the login that did.
+    const by = await this.login();
+    return this.transition(
+      clientOrderId,
+      settleByHandRule(clientOrderId, { ...settlement, by }),
+      'by-hand',
+      { outcome: settlement.outcome },
+    );
+  }
+
+  async lease(clientOrderId: string, lease: { owner: string; until: Date } | null): Promise<void> {
+    await this.query(
+      'UPDATE paydesk.journal SET lease_owner = $2, lease_until = $3 WHERE client_orderid = $1',
+      [clientOrderId, lease?.owner ?? null, lease?.until ?? null],
+    );
+  }
+
+  private loginName: string | undefined;
+
+  /** The database login this desk's person connected as. */
+  async login(): Promise<string> {
+    if (this.loginName === undefined) {
+      const { rows } = await this.query<{ login: string }>('SELECT session_user AS login');
+      this.loginName = rows[0]?.login ?? '';
+    }
+    return this.loginName;
+  }
+
+  /** Runs `work` in a transaction holding the order's lock (a bare transaction with no order). */
+  private underOrderLock<T>(
+    client: pg.PoolClient,
+    profileId: string,
+    orderId: string | null,
+    action: string,
+    work: (client: pg.ClientBase) => Promise<T>,
+  ): Promise<T> {
+    if (orderId === null) return transaction(client, work);
+    const order: OrderRef = { profileId, orderId };
+    return withOrderLock(
+      client,
+      order,
+      { desk: this.options.desk, action, waitMs: this.options.answerWaitMs ?? 5_000 },
+      work,
+    );
+  }
+
+  private async insert(client: pg.ClientBase, entry: NewJournalEntry): Promise<JournalEntry> {
+    try {
+      const { rows } = await client.query<Row>(
+        `INSERT INTO paydesk.journal (client_orderid, profile_id, desk, operation, target_orderid,
+           amount_minor, currency, reason, note, email, summary, lease_owner, lease_until)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
+        [
+          entry.clientOrderId,
+          entry.profileId,
+          this.options.desk,
+          entry.operation,
+          entry.targetOrderId ?? null,
+          entry.amountMinor === undefined ? null : entry.amountMinor.toString(),
+          entry.currency ?? null,
+          entry.reason ?? null,
+          entry.note ?? null,
+          entry.email ?? null,
+          JSON.stringify(redactFields(entry.fields)),
+          entry.lease?.owner ?? null,
+          entry.lease?.until ?? null,
+        ],
+      );
+      return toEntry(rows[0] as Row);
+    } catch (error) {
+      const e = error as { code?: string; constraint?: string };
+      if (e.code === '23505' && e.constraint === 'journal_client_orderid_key') {
+        throw new JournalError(
+          `client_orderid ${entry.clientOrderId} is already in the journal; every operation needs a fresh one.`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Reads the entry with its row locked, decides by `rule`, writes, and records the answer, in
+   * one transaction under the order's lock. The database's triggers check the move again.
+   */
+  private transition(
+    clientOrderId: string,
+    rule: Rule,
+    kind: AnswerKind,
+    fields: Record<string, string>,
+  ): Promise<JournalEntry> {
+    return this.guard(async () => {
+      // The order an entry acts on never changes, so it can be read before taking its lock.
+      const first = await this.get(clientOrderId);
+      if (!first) throw new JournalError(`No journal entry for client_orderid ${clientOrderId}.`);
+      return this.withClient((client) =>
+        this.underOrderLock(
+          client,
+          first.profileId,
+          first.targetOrderId,
+          'recording an answer on',
+          async (c) => {
+            const { rows } = await c.query<Row>(
+              'SELECT * FROM paydesk.journal WHERE client_orderid = $1 FOR UPDATE',
+              [clientOrderId],
+            );
+            const current = toEntry(rows[0] as Row);
+            const set = rule.decide(current);
+            if (set === 'same') return current;
+            if (set === 'illegal') throw illegalMove(clientOrderId, current, rule.to);
+            const names = Object.keys(set);
+            // COALESCE keeps an orderid learned earlier when a later answer does not repeat it;
+            // settled_by is the login, whatever the desk said.
+            const assignments = names.map((c, i) =>
+              c === 'orderid'
+                ? `orderid = COALESCE($${i + 2}, orderid)`
+                : c === 'settled_by'
+                  ? 'settled_by = session_user'
+                  : `${c} = $${i + 2}`,
+            );
+            const updated = await c.query<Row>(
+              `UPDATE paydesk.journal SET ${assignments.join(', ')} WHERE client_orderid = $1 RETURNING *`,
+              [clientOrderId, ...names.map((n) => (n === 'settled_by' ? null : set[n]))],
+            );
+            const after = updated.rows[0] as Row;
+            await c.query(
+              `INSERT INTO paydesk.journal_answers (journal_id, kind, state, status, fields, error_code,
+                 error_message, desk) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+              [
+                after.id,
+                kind,
+                after.state,
+                after.status,
+                JSON.stringify({
+                  ...fields,
+                  ...(after.settle_reason ? { reason: after.settle_reason } : {}),
+                }),
+                set.error_code ?? null,
+                set.error_message ?? null,
+                this.options.desk,
+              ],
+            );
+            return toEntry(after);
+          },
+        ),
+      );
+    });
+  }
+
+  // ---- reads ----------------------------------------------------------------------------
+
+  async inFlight(profileId?: string): Promise<JournalEntry[]> {
+    const { rows } = await this.query<Row>(
+      `SELECT * FROM paydesk.journal WHERE ${IN_FLIGHT_SQL}
+       ${profileId ? 'AND profile_id = $1' : ''} ORDER BY id`,
+      profileId ? [profileId] : [],
+    );
+    return rows.map(toEntry);
+  }
+
+  forTarget(orderId: string): Promise<JournalEntry[]> {
+    return this.guard(() => forTarget(this.pool, orderId));
+  }
+
+  async search(filter: JournalFilter = {}, offset = 0, limit = 100): Promise<Page<JournalEntry>> {
+    const { where, values } = whereClause(filter);
+    const total = await this.query<{ n: string }>(
+      `SELECT COUNT(*) AS n FROM paydesk.journal ${where}`,
+      values,
+    );
+    const { rows } = await this.query<Row>(
+      `SELECT * FROM paydesk.journal ${where} ORDER BY id DESC
+       LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+      [...values, Math.max(1, Math.min(limit, 1000)), Math.max(0, offset)],
+    );
+    return { rows: rows.map(toEntry), total: Number(total.rows[0]?.n ?? 0), offset, limit };
+  }
+
+  /** Newest first, a page at a time by id, so entries written meanwhile neither repeat nor hide others. */
+  async *iterate(filter: JournalFilter = {}): AsyncGenerator<JournalEntry> {
+    const { where, values } = whereClause(filter);
+    let before: string | undefined;
+    for (;;) {
+      const bound =
+        before === undefined ? '' : `${where ? 'AND' : 'WHERE'} id < $${values.length + 1}`;
+      const { rows } = await this.query<Row>(
+        `SELECT * FROM paydesk.journal ${where} ${bound} ORDER BY id DESC LIMIT ${PAGE}`,
+        before === undefined ? values : [...values, before],
+      );
+      for (const row of rows) yield toEntry(row);
+      if (rows.length < PAGE) return;
+      before = rows[rows.length - 1]?.id;
+    }
+  }
+}
+
+async function read(client: pg.ClientBase, clientOrderId: string) {
+  const { rows } = await client.query<Row>(
+    'SELECT * FROM paydesk.journal WHERE client_orderid = $1',
+    [clientOrderId],
+  );
+  return rows[0] ? toEntry(rows[0]) : undefined;
+}
+
+async function forTarget(client: pg.ClientBase | pg.Pool, orderId: string) {
+  const { rows } = await client.query<Row>(
+    'SELECT * FROM paydesk.journal WHERE target_orderid = $1 ORDER BY id',
+    [orderId],
+  );
+  return rows.map(toEntry);
+}
+
+async function transaction<T>(
+  client: pg.ClientBase,
+  work: (client: pg.ClientBase) => Promise<T>,
+): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The SQLite journal's filter (journal.ts whereClause), in PostgreSQL's words. */
+function whereClause(filter: JournalFilter): { where: string; values: string[] } {
+  const clauses: string[] = [];
+  const values: string[] = [];
+  const param = (value: string) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  if (filter.orderRef) {
+    const p = param(filter.orderRef.trim());
+    clauses.push(`(orderid = ${p} OR target_orderid = ${p} OR client_orderid = ${p})`);
+  }
+  // SQLite's NOCASE folds ASCII letters only; lower() on ASCII e-mail addresses does the same.
+  if (filter.email) clauses.push(`lower(email) = lower(${param(filter.email.trim())})`);
+  for (const [key, column] of [
+    ['status', 'status'],
+    ['state', 'state'],
+    ['operation', 'operation'],
+    ['profileId', 'profile_id'],
+  ] as const) {
+    const value = filter[key];
+    if (value) clauses.push(`${column} = ${param(value)}`);
+  }
+  if (filter.pending) clauses.push(IN_FLIGHT_SQL);
+  if (filter.from) clauses.push(`created_at >= ${param(filter.from)}::timestamptz`);
+  if (filter.to) clauses.push(`created_at < ${param(filter.to)}::timestamptz`);
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', values };
+}

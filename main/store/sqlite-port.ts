@@ -1,0 +1,96 @@
+// The journal port on the desk's embedded SQLite: main/store/journal.ts as it is, answering at
+// once. claim() is what OrderService does today: the rules and the entry in one IMMEDIATE
+// transaction, so a second window or process on the same file sees the first entry as pending.
+
+import type { Db } from './database';
+import { Journal, type JournalEntry, type JournalFilter } from './journal';
+import type {
+  ClaimDecision,
+  ClaimResult,
+  HandSettlement,
+  JournalAnswer,
+  JournalPort,
+  JournalProblem,
+  OrderClaim,
+} from './port';
+
+/** The answer of a synchronous call, its throw as a rejection (as a real async store's). */
+function at<T>(work: () => T): Promise<T> {
+  return new Promise<T>((resolve) => resolve(work()));
+}
+
+export class SqliteJournalPort implements JournalPort {
+  readonly store = 'sqlite' as const;
+
+  constructor(
+    private readonly db: Db,
+    readonly journal: Journal = new Journal(db),
+  ) {}
+
+  claim<T>(claim: OrderClaim, decide: ClaimDecision<T>): Promise<ClaimResult<T>> {
+    return at(() =>
+      this.db
+        .transaction((): ClaimResult<T> => {
+          const claimed = this.journal.get(claim.clientOrderId);
+          if (claimed) return { claimed };
+          const { entry, decided } = decide(this.journal.forTarget(claim.orderId));
+          return { entry: this.journal.begin(entry), decided };
+        })
+        .immediate(),
+    );
+  }
+
+  begin(entry: Parameters<Journal['begin']>[0]): Promise<JournalEntry> {
+    return at(() => this.journal.begin(entry));
+  }
+
+  get(clientOrderId: string): Promise<JournalEntry | undefined> {
+    return at(() => this.journal.get(clientOrderId));
+  }
+
+  acknowledge(clientOrderId: string, orderId: string | undefined): Promise<JournalEntry> {
+    return at(() => this.journal.acknowledge(clientOrderId, orderId));
+  }
+
+  finish(clientOrderId: string, answer: JournalAnswer): Promise<JournalEntry> {
+    return at(() => this.journal.finish(clientOrderId, answer));
+  }
+
+  refuse(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {
+    return at(() => this.journal.refuse(clientOrderId, error));
+  }
+
+  markUnknown(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {
+    return at(() => this.journal.markUnknown(clientOrderId, error));
+  }
+
+  settleByHand(clientOrderId: string, settlement: HandSettlement): Promise<JournalEntry> {
+    return at(() => this.journal.settleByHand(clientOrderId, settlement));
+  }
+
+  lease(clientOrderId: string, lease: { owner: string; until: Date } | null): Promise<void> {
+    return at(() => this.journal.lease(clientOrderId, lease));
+  }
+
+  inFlight(profileId?: string): Promise<JournalEntry[]> {
+    return at(() => this.journal.inFlight(profileId));
+  }
+
+  forTarget(orderId: string): Promise<JournalEntry[]> {
+    return at(() => this.journal.forTarget(orderId));
+  }
+
+  search(filter?: JournalFilter, offset?: number, limit?: number) {
+    return at(() => this.journal.search(filter, offset, limit));
+  }
+
+  /**
+   * Read whole before the first yield: better-sqlite3 keeps the connection busy while a
+   * statement iterates, so a caller awaiting another journal call between rows would fail.
+   * (A keyset page in journal.ts would stream; it can come when the services move here.)
+   */
+  async *iterate(filter?: JournalFilter): AsyncGenerator<JournalEntry> {
+    const all = await at(() => [...this.journal.iterate(filter)]);
+    yield* all;
+  }
+}
