@@ -92,6 +92,10 @@ export interface PgCluster {
   superuserUrl(database?: string): string;
   /** Runs SQL as the superuser on one database (default `postgres`). */
   asSuperuser<T>(fn: (client: pg.Client) => Promise<T>, database?: string): Promise<T>;
+  /** Stops the server as a DBA would (fast shutdown: connections are ended), keeping its data. */
+  halt(): Promise<void>;
+  /** Starts a halted server again, on the same port. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -245,23 +249,8 @@ export async function startCluster(): Promise<PgCluster> {
     let lastError: unknown;
     for (let attempt = 0; attempt < 3 && !running; attempt++) {
       port = await freePort();
-      const options = [
-        ...[
-          `-c port=${port}`,
-          '-c listen_addresses=127.0.0.1',
-          `-c unix_socket_directories=${dir}`,
-        ],
-        ...['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'],
-        ...[
-          '-c shared_buffers=16MB',
-          '-c max_connections=30',
-          '-c max_wal_senders=0',
-          '-c wal_level=minimal',
-        ],
-      ].join(' ');
       try {
-        await pgTool('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '20', '-o', options]);
-        running = true;
+        await startServer();
       } catch (error) {
         lastError = error;
       }
@@ -275,6 +264,21 @@ export async function startCluster(): Promise<PgCluster> {
     process.removeListener('exit', stopSync);
     rmSync(dir, { recursive: true, force: true });
     throw error;
+  }
+
+  async function startServer() {
+    const options = [
+      ...[`-c port=${port}`, '-c listen_addresses=127.0.0.1', `-c unix_socket_directories=${dir}`],
+      ...['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'],
+      ...[
+        '-c shared_buffers=16MB',
+        '-c max_connections=30',
+        '-c max_wal_senders=0',
+        '-c wal_level=minimal',
+      ],
+    ].join(' ');
+    await pgTool('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '20', '-o', options]);
+    running = true;
   }
 
   const host = '127.0.0.1';
@@ -294,6 +298,14 @@ export async function startCluster(): Promise<PgCluster> {
       } finally {
         await client.end();
       }
+    },
+    async halt() {
+      if (!running) return;
+      await pgTool('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w', '-t', '20']);
+      running = false;
+    },
+    async resume() {
+      if (!running) await startServer();
     },
     async stop() {
       if (running) {

@@ -21,6 +21,8 @@ export type Person = keyof typeof PEOPLE;
 
 export interface TeamDb {
   database: string;
+  /** The person's connection URL (for a pool of their own). */
+  urlOf(person: Person): string;
   /** A new connection as the person; closed by close(). */
   connect(person: Person, applicationName?: string): Promise<pg.Client>;
   /** A new connection as the superuser (the schema's owner); closed by close(). */
@@ -62,6 +64,7 @@ export async function createTeamDatabase(cluster: PgCluster, database: string): 
   };
   return {
     database,
+    urlOf: (person) => cluster.url(person, passwords.get(person) ?? '', database),
     connect: (person, applicationName) =>
       open({
         connectionString: cluster.url(person, passwords.get(person) ?? '', database),

@@ -80,7 +80,9 @@ export function toTeamError(error: unknown, where: string): unknown {
   const sentence =
     mapped === 'BUSY'
       ? `The team journal was busy with another desk's change for too long (${detail}); nothing was changed. Try again in a moment.`
-      : describeStoreProblem(mapped, '', detail);
+      : mapped === 'CONSTRAINT' || mapped === 'FAILED'
+        ? `The team journal's database refused or failed this (${detail}); nothing was changed. Send the log to support.`
+        : describeStoreProblem(mapped, '', detail);
   return new StoreError(mapped, sentence, {
     cause: error,
     ...(sqlState ? { sqliteCode: `PG_${sqlState}` } : {}),

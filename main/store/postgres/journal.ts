@@ -337,19 +337,19 @@ export class PgJournal implements JournalPort {
             const set = rule.decide(current);
             if (set === 'same') return current;
             if (set === 'illegal') throw illegalMove(clientOrderId, current, rule.to);
-            const names = Object.keys(set);
             // COALESCE keeps an orderid learned earlier when a later answer does not repeat it;
             // settled_by is the login, whatever the desk said.
-            const assignments = names.map((c, i) =>
-              c === 'orderid'
-                ? `orderid = COALESCE($${i + 2}, orderid)`
-                : c === 'settled_by'
-                  ? 'settled_by = session_user'
-                  : `${c} = $${i + 2}`,
-            );
+            const values: unknown[] = [clientOrderId];
+            const assignments = Object.entries(set).map(([column, value]) => {
+              if (column === 'settled_by') return 'settled_by = session_user';
+              values.push(value);
+              return column === 'orderid'
+                ? `orderid = COALESCE($${values.length}, orderid)`
+                : `${column} = $${values.length}`;
+            });
             const updated = await c.query<Row>(
               `UPDATE paydesk.journal SET ${assignments.join(', ')} WHERE client_orderid = $1 RETURNING *`,
-              [clientOrderId, ...names.map((n) => (n === 'settled_by' ? null : set[n]))],
+              values,
             );
             const after = updated.rows[0] as Row;
             await c.query(
