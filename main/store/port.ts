@@ -65,6 +65,13 @@ export interface JournalPort {
   readonly store: 'sqlite' | 'postgres';
 
   /**
+   * Refuses, before anything is asked of the gateway, an action this desk could not journal:
+   * SQLite opened read-only (a damaged or unwritable file), or a team login whose role may not
+   * write money-moving entries. A StoreError that says why; the database still decides.
+   */
+  requireWritable(action: string): Promise<void>;
+
+  /**
    * One desk at a time on one order: reads what the journal knows of the order, decides, and
    * writes the entry before its request leaves, all while holding the order (an IMMEDIATE
    * transaction on SQLite, the order's advisory lock on PostgreSQL). The next desk to hold the

@@ -2,7 +2,7 @@
 // once. claim() is what OrderService does today: the rules and the entry in one IMMEDIATE
 // transaction, so a second window or process on the same file sees the first entry as pending.
 
-import type { Db } from './database';
+import { requireWritable, type Db } from './database';
 import { Journal, type JournalEntry, type JournalFilter } from './journal';
 import type {
   ClaimDecision,
@@ -26,6 +26,10 @@ export class SqliteJournalPort implements JournalPort {
     private readonly db: Db,
     readonly journal: Journal = new Journal(db),
   ) {}
+
+  requireWritable(action: string): Promise<void> {
+    return at(() => requireWritable(this.db, action));
+  }
 
   claim<T>(claim: OrderClaim, decide: ClaimDecision<T>): Promise<ClaimResult<T>> {
     return at(() =>

@@ -125,7 +125,7 @@ describe.skipIf(!withPostgres)('the team database stopped (real PostgreSQL)', ()
             () => ({ entry: item.entry, decided: null }),
           )
           .then(
-            () => 'wrote',
+            () => 'wrote' as const,
             (error: Error) => error,
           );
         // ann's claim waits for bob's lock (the server's own view of who waits).

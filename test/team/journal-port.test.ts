@@ -102,6 +102,10 @@ describe.each(adapters)('journal port on $name', ({ open, skip }) => {
       expect(await journal.get('pd-nobody')).toBeUndefined();
     });
 
+    it('lets a desk that can journal go ahead', async () => {
+      await expect(journal.requireWritable('send a refund')).resolves.toBeUndefined();
+    });
+
     it('refuses a reused client_orderid, saying every operation needs a fresh one', async () => {
       const first = await journal.begin(refund());
       const again = await rejection(journal.begin(refund({ clientOrderId: first.clientOrderId })));

@@ -255,6 +255,12 @@ describe.skipIf(!withPostgres)('team journal (real PostgreSQL, one login per per
         /^The team journal's database refused this \(PostgreSQL at .* said: permission denied for table journal\); nothing was changed\./,
       );
     }
+    // The courtesy before the gateway is asked anything: the person's own groups, plainly.
+    const early = await rejection(sam.requireWritable('send a refund'));
+    expect(early).toMatchObject({ code: 'NOT_ALLOWED' });
+    expect(early.message).toBe(
+      'Your team login sam is in paydesk_support, so it cannot send a refund: only paydesk_finance moves money. Nothing was sent or changed. Ask your database administrator if you should be in paydesk_finance.',
+    );
     const written = await ann.begin(refundOf(orderId));
     const settle = await rejection(sam.finish(written.clientOrderId, { status: 'approved' }));
     expect(settle).toMatchObject({ code: 'NOT_ALLOWED' });

@@ -245,6 +245,24 @@ export class PgJournal implements JournalPort {
     );
   }
 
+  /** Who this desk's person is, as the database sees them (paydesk.me): login and groups. */
+  async me(): Promise<{ login: string; roles: string[] }> {
+    const { rows } = await this.query<{ login: string; roles: string[] }>(
+      'SELECT login, roles FROM paydesk.me',
+    );
+    return rows[0] ?? { login: await this.login(), roles: [] };
+  }
+
+  async requireWritable(action: string): Promise<void> {
+    const { login, roles } = await this.me();
+    if (roles.includes('paydesk_finance')) return;
+    const groups = roles.length ? `is in ${roles.join(' and ')}` : 'is in no Paydesk group';
+    throw new StoreError(
+      'NOT_ALLOWED',
+      `Your team login ${login} ${groups}, so it cannot ${action}: only paydesk_finance moves money. Nothing was sent or changed. Ask your database administrator if you should be in paydesk_finance.`,
+    );
+  }
+
   private loginName: string | undefined;
 
   /** The database login this desk's person connected as. */
