@@ -37,6 +37,19 @@ export type ClaimDecision<T> = (entriesOfOrder: readonly JournalEntry[]) => {
   decided: T;
 };
 
+/** The entry a claim writes must act on the order it holds; anything else is a bug in the caller. */
+export function checkClaimedEntry(claim: OrderClaim, entry: NewJournalEntry): void {
+  if (
+    entry.profileId !== claim.profileId ||
+    entry.targetOrderId !== claim.orderId ||
+    entry.clientOrderId !== claim.clientOrderId
+  ) {
+    throw new Error(
+      `A claim on order ${claim.orderId} (${claim.clientOrderId}) cannot write an entry for order ${entry.targetOrderId ?? 'none'} (${entry.clientOrderId}).`,
+    );
+  }
+}
+
 export type ClaimResult<T> =
   /** The action id is already in the journal (another window or desk took it): resume, never send. */
   { claimed: JournalEntry } | { claimed?: undefined; entry: JournalEntry; decided: T };

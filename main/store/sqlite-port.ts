@@ -4,14 +4,15 @@
 
 import { requireWritable, type Db } from './database';
 import { Journal, type JournalEntry, type JournalFilter } from './journal';
-import type {
-  ClaimDecision,
-  ClaimResult,
-  HandSettlement,
-  JournalAnswer,
-  JournalPort,
-  JournalProblem,
-  OrderClaim,
+import {
+  checkClaimedEntry,
+  type ClaimDecision,
+  type ClaimResult,
+  type HandSettlement,
+  type JournalAnswer,
+  type JournalPort,
+  type JournalProblem,
+  type OrderClaim,
 } from './port';
 
 /** The answer of a synchronous call, its throw as a rejection (as a real async store's). */
@@ -38,6 +39,7 @@ export class SqliteJournalPort implements JournalPort {
           const claimed = this.journal.get(claim.clientOrderId);
           if (claimed) return { claimed };
           const { entry, decided } = decide(this.journal.forTarget(claim.orderId));
+          checkClaimedEntry(claim, entry);
           return { entry: this.journal.begin(entry), decided };
         })
         .immediate(),

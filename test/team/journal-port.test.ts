@@ -265,12 +265,13 @@ describe.each(adapters)('journal port on $name', ({ open, skip }) => {
       const orderId = `o-${randomUUID()}`;
       const first = await journal.begin(refund({ targetOrderId: orderId }));
       const seen: string[][] = [];
+      const clientOrderId = `pd-${randomUUID()}`;
       const claimed = await journal.claim(
-        { profileId, orderId, clientOrderId: `pd-${randomUUID()}`, action: 'refunding' },
+        { profileId, orderId, clientOrderId, action: 'refunding' },
         (entries) => {
           seen.push(entries.map((e) => `${e.clientOrderId}:${e.state}`));
           return {
-            entry: refund({ targetOrderId: orderId, amountMinor: 100n }),
+            entry: refund({ clientOrderId, targetOrderId: orderId, amountMinor: 100n }),
             decided: 'signed',
           };
         },
@@ -314,6 +315,21 @@ describe.each(adapters)('journal port on $name', ({ open, skip }) => {
       );
       expect(thrown).toBe(refusal);
       expect(await journal.forTarget(orderId)).toEqual([]);
+    });
+
+    it('a decision that writes an entry for another order than the one held writes nothing', async () => {
+      const orderId = `o-${randomUUID()}`;
+      const clientOrderId = `pd-${randomUUID()}`;
+      const wrong = await rejection(
+        journal.claim({ profileId, orderId, clientOrderId, action: 'refunding' }, () => ({
+          entry: refund({ clientOrderId, targetOrderId: 'another-order' }),
+          decided: null,
+        })),
+      );
+      expect(wrong.message).toBe(
+        `A claim on order ${orderId} (${clientOrderId}) cannot write an entry for order another-order (${clientOrderId}).`,
+      );
+      expect(await journal.get(clientOrderId)).toBeUndefined();
     });
 
     describe('reading', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { StoreError } from '../../main/store/errors';
-import type { NewJournalEntry } from '../../main/store/port';
+import type { JournalEntry, NewJournalEntry } from '../../main/store/port';
 import { orderLockHolder, withOrderLock } from '../../main/store/postgres/order-lock';
 import type { PgJournal } from '../../main/store/postgres/journal';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';
@@ -31,6 +31,22 @@ function refundOf(orderId: string, extra: Partial<NewJournalEntry> = {}): NewJou
     fields: { amount: '5.00' },
     ...extra,
   };
+}
+
+/** A claim on the order whose decision writes a refund under the claim's own action id. */
+function claimRefund<T>(
+  desk: PgJournal,
+  orderId: string,
+  decide: (entries: readonly JournalEntry[]) => T,
+) {
+  const clientOrderId = `pd-${randomUUID()}`;
+  return desk.claim(
+    { profileId: PROFILE, orderId, clientOrderId, action: 'refunding' },
+    (entries) => ({
+      entry: refundOf(orderId, { clientOrderId }),
+      decided: decide(entries),
+    }),
+  );
 }
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
@@ -164,25 +180,15 @@ describe.skipIf(!withPostgres)('team journal (real PostgreSQL, one login per per
     for (let round = 0; round < rounds; round++) {
       const orderId = `both-${round}`;
       const attempt = (desk: PgJournal) =>
-        desk
-          .claim(
-            {
-              profileId: PROFILE,
-              orderId,
-              clientOrderId: `pd-${randomUUID()}`,
-              action: 'refunding',
-            },
-            (entries) => {
-              // The rule the services apply: one refund of this order at a time.
-              if (entries.some((e) => e.state !== 'final' && e.state !== 'refused'))
-                throw new Error(`A refund of order ${orderId} is pending.`);
-              return { entry: refundOf(orderId), decided: null };
-            },
-          )
-          .then(
-            () => 'wrote',
-            (error: Error) => error,
-          );
+        claimRefund(desk, orderId, (entries) => {
+          // The rule the services apply: one refund of this order at a time.
+          if (entries.some((e) => e.state !== 'final' && e.state !== 'refused'))
+            throw new Error(`A refund of order ${orderId} is pending.`);
+          return null;
+        }).then(
+          () => 'wrote',
+          (error: Error) => error,
+        );
       // ann gives up at once when bob holds the order; bob waits for ann.
       const results = await Promise.all([attempt(ann), attempt(bob)]);
       const wrote = results.filter((r) => r === 'wrote');
@@ -220,12 +226,7 @@ describe.skipIf(!withPostgres)('team journal (real PostgreSQL, one login per per
         i++
       )
         await new Promise((resolve) => setTimeout(resolve, 20));
-      const busy = await rejection(
-        ann.claim(
-          { profileId: PROFILE, orderId, clientOrderId: `pd-${randomUUID()}`, action: 'refunding' },
-          () => ({ entry: refundOf(orderId), decided: null }),
-        ),
-      );
+      const busy = await rejection(claimRefund(ann, orderId, () => null));
       expect(busy).toBeInstanceOf(StoreError);
       expect(busy).toMatchObject({ code: 'BUSY', retryable: true });
       expect(busy.message).toBe(
@@ -241,11 +242,7 @@ describe.skipIf(!withPostgres)('team journal (real PostgreSQL, one login per per
   it('a support login cannot write a refund: the database refuses, plainly, and nothing is written', async () => {
     const orderId = 'support-1';
     for (const attempt of [
-      () =>
-        sam.claim(
-          { profileId: PROFILE, orderId, clientOrderId: `pd-${randomUUID()}`, action: 'refunding' },
-          () => ({ entry: refundOf(orderId), decided: null }),
-        ),
+      () => claimRefund(sam, orderId, () => null),
       () => sam.begin(refundOf(orderId)),
     ]) {
       const refused = await rejection(attempt());
@@ -337,10 +334,7 @@ describe.skipIf(!withPostgres)('team journal (real PostgreSQL, one login per per
     });
     await desk.kill();
     // bob waits (up to 5 s) for the server to see the dead connection and free the order.
-    const next = await bob.claim(
-      { profileId: PROFILE, orderId, clientOrderId: `pd-${randomUUID()}`, action: 'refunding' },
-      (entries) => ({ entry: refundOf(orderId), decided: entries.length }),
-    );
+    const next = await claimRefund(bob, orderId, (entries) => entries.length);
     expect(next.claimed).toBeUndefined();
     expect(next.claimed ? -1 : next.decided).toBe(0);
     expect(await bob.get(clientOrderId)).toBeUndefined();

@@ -24,15 +24,16 @@ import {
   settleByHandRule,
   type Rule,
 } from '../journal-rules';
-import type {
-  ClaimDecision,
-  ClaimResult,
-  HandSettlement,
-  JournalAnswer,
-  JournalPort,
-  JournalProblem,
-  NewJournalEntry,
-  OrderClaim,
+import {
+  checkClaimedEntry,
+  type ClaimDecision,
+  type ClaimResult,
+  type HandSettlement,
+  type JournalAnswer,
+  type JournalPort,
+  type JournalProblem,
+  type NewJournalEntry,
+  type OrderClaim,
 } from '../port';
 import { redactFields } from '../redact';
 import { toTeamError } from './errors';
@@ -181,6 +182,7 @@ export class PgJournal implements JournalPort {
             const claimed = await read(locked, claim.clientOrderId);
             if (claimed) return { claimed };
             const { entry, decided } = decide(await forTarget(locked, claim.orderId));
+            checkClaimedEntry(claim, entry);
             return { entry: await this.insert(locked, entry), decided };
           },
         ),
