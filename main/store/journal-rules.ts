@@ -5,8 +5,10 @@
 // change to one that is not made to the other fails there. Clocks are the store's business:
 // no decision sets final_at or updated_at.
 
+import { findCardData } from '../../preload/card-data';
 import { IN_FLIGHT, JournalError, type JournalEntry } from './journal';
-import type { HandSettlement, JournalAnswer, JournalProblem } from './port';
+import type { HandSettlement, JournalAnswer, JournalProblem, NewJournalEntry } from './port';
+import { freeTextFields } from './redact';
 
 /** Columns to set (snake_case, as stored), 'same', or 'illegal'. */
 export type Decision = Record<string, string | null> | 'same' | 'illegal';
@@ -102,4 +104,17 @@ export function illegalMove(
   return new JournalError(
     `The journal entry ${clientOrderId} is ${current.state}${current.status ? ` (${current.status})` : ''} and cannot become ${to}.`,
   );
+}
+
+/**
+ * The last guard before the store, as Journal.begin has it: the services refuse card data in
+ * free text with a sentence for the clerk; a caller that forgot must still not get it stored.
+ */
+export function refuseCardData(entry: NewJournalEntry): void {
+  const freeText = { reason: entry.reason, note: entry.note, ...freeTextFields(entry.fields) };
+  for (const [name, value] of Object.entries(freeText)) {
+    if (value !== undefined && findCardData(value) !== null) {
+      throw new JournalError(`The ${name} holds card data; it was not stored.`);
+    }
+  }
 }

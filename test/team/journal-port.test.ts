@@ -115,6 +115,20 @@ describe.each(adapters)('journal port on $name', ({ open, skip }) => {
       );
     });
 
+    it('refuses card data in free text, naming the field, and stores nothing', async () => {
+      for (const [extra, field] of [
+        [{ reason: 'card 4111 1111 1111 1111 was charged twice' }, 'reason'],
+        [{ note: 'PAN 4111111111111111' }, 'note'],
+        [{ fields: { amount: '1.00', comment: 'card 4111111111111111' } }, 'comment'],
+      ] as const) {
+        const entry = refund(extra);
+        const refused = await rejection(journal.begin(entry));
+        expect(refused).toBeInstanceOf(JournalError);
+        expect(refused.message).toBe(`The ${field} holds card data; it was not stored.`);
+        expect(await journal.get(entry.clientOrderId)).toBeUndefined();
+      }
+    });
+
     it('moves sending -> acknowledged -> final, keeping the orderid; a repeat changes nothing', async () => {
       const { clientOrderId } = await journal.begin(refund());
       const acked = await journal.acknowledge(clientOrderId, '7001');

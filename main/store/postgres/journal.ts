@@ -20,6 +20,7 @@ import {
   finishRule,
   illegalMove,
   markUnknownRule,
+  refuseCardData,
   refuseRule,
   settleByHandRule,
   type Rule,
@@ -295,6 +296,7 @@ export class PgJournal implements JournalPort {
   }
 
   private async insert(client: pg.ClientBase, entry: NewJournalEntry): Promise<JournalEntry> {
+    refuseCardData(entry);
     try {
       const { rows } = await client.query<Row>(
         `INSERT INTO paydesk.journal (client_orderid, profile_id, desk, operation, target_orderid,
