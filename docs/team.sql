@@ -117,6 +117,7 @@ CREATE TABLE paydesk.journal (
   lease_until           timestamptz,
   settled_by            text,
   settle_reason         text,
+  result                jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(result) = 'object'),
   CHECK (state <> 'final' OR status IS NOT NULL),
   CHECK ((settled_by IS NULL) = (settle_reason IS NULL))
 );
@@ -167,7 +168,7 @@ BEGIN
   SELECT string_agg(n.key, ', ' ORDER BY n.key) INTO changed
     FROM jsonb_each(to_jsonb(NEW)) AS n
    WHERE n.key <> ALL (ARRAY['state', 'status', 'orderid', 'error_code', 'error_message', 'updated_at', 'final_at',
-                             'lease_owner', 'lease_until', 'settled_by', 'settle_reason'])
+                             'lease_owner', 'lease_until', 'settled_by', 'settle_reason', 'result'])
      AND n.value IS DISTINCT FROM (to_jsonb(OLD) -> n.key);
   IF changed IS NOT NULL THEN
     RAISE EXCEPTION 'Journal entry % was sent as written: % cannot be changed.', OLD.client_orderid, changed
@@ -242,7 +243,8 @@ CREATE POLICY journal_settle ON paydesk.journal FOR UPDATE
 GRANT SELECT ON paydesk.journal TO paydesk_support, paydesk_finance, paydesk_admin;
 GRANT INSERT (client_orderid, profile_id, desk, operator, operation, target_orderid, target_client_orderid,
   amount_minor, currency, reason, note, email, summary, lease_owner, lease_until) ON paydesk.journal TO paydesk_finance;
-GRANT UPDATE (state, status, orderid, error_code, error_message, lease_owner, lease_until, settled_by, settle_reason)
+GRANT UPDATE (state, status, orderid, error_code, error_message, lease_owner, lease_until, settled_by, settle_reason,
+  result)
   ON paydesk.journal TO paydesk_finance;
 
 -- Every answer an entry got, in the order it came (id): the request's own answer, each status

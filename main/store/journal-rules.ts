@@ -6,7 +6,7 @@
 // no decision sets final_at or updated_at.
 
 import { findCardData } from '../../preload/card-data';
-import { IN_FLIGHT, JournalError, type JournalEntry } from './journal';
+import { IN_FLIGHT, JournalError, type EntryResult, type JournalEntry } from './journal';
 import type { HandSettlement, JournalAnswer, JournalProblem, NewJournalEntry } from './port';
 import { freeTextFields } from './redact';
 
@@ -19,15 +19,32 @@ export interface Rule {
   decide: (current: JournalEntry) => Decision;
 }
 
-export function acknowledgeRule(orderId: string | undefined): Rule {
+/** The entry's result with `more` added, as JSON; undefined when nothing new (as Journal's). */
+function mergeResult(current: JournalEntry, more: EntryResult | undefined): string | undefined {
+  if (!more) return undefined;
+  const fresh = Object.entries(more).filter(([k, v]) => v && current.result[k] !== v);
+  if (fresh.length === 0) return undefined;
+  return JSON.stringify({ ...current.result, ...Object.fromEntries(fresh) });
+}
+
+export function acknowledgeRule(orderId: string | undefined, result?: EntryResult): Rule {
   return {
     to: 'acknowledged',
     decide(current): Decision {
+      const merged = mergeResult(current, result);
       // A late acknowledgement of an entry already further on repeats what is known: a no-op.
-      if (current.state === 'acknowledged' || current.state === 'final')
-        return orderId && !current.orderId ? { orderid: orderId } : 'same';
+      if (current.state === 'acknowledged' || current.state === 'final') {
+        const set: Record<string, string | null> = {};
+        if (orderId && !current.orderId) set.orderid = orderId;
+        if (merged) set.result = merged;
+        return Object.keys(set).length ? set : 'same';
+      }
       if (current.state === 'refused') return 'illegal';
-      return { state: 'acknowledged', orderid: orderId ?? null };
+      return {
+        state: 'acknowledged',
+        orderid: orderId ?? null,
+        ...(merged ? { result: merged } : {}),
+      };
     },
   };
 }
@@ -38,7 +55,9 @@ export function finishRule(answer: JournalAnswer): Rule {
     decide(current): Decision {
       if (current.state === 'final') return current.status === answer.status ? 'same' : 'illegal';
       if (current.state === 'refused') return 'illegal';
+      const merged = mergeResult(current, answer.result);
       return {
+        ...(merged ? { result: merged } : {}),
         state: 'final',
         status: answer.status,
         orderid: answer.orderId ?? null,

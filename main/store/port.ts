@@ -10,9 +10,16 @@
 // paydesk.journal_answers. A failure of the store itself is a StoreError (errors.ts) with a
 // code and a sentence for the person at the desk, on both.
 
-import type { JournalEntry, JournalFilter, NewJournalEntry, Page } from './journal';
+import type { EntryResult, JournalEntry, JournalFilter, NewJournalEntry, Page } from './journal';
 
-export type { JournalEntry, JournalFilter, JournalState, NewJournalEntry, Page } from './journal';
+export type {
+  EntryResult,
+  JournalEntry,
+  JournalFilter,
+  JournalState,
+  NewJournalEntry,
+  Page,
+} from './journal';
 export { IN_FLIGHT, JournalError } from './journal';
 
 /** An action about to be decided on an order, and the entry it will write before sending. */
@@ -56,6 +63,8 @@ export type ClaimResult<T> =
 
 export interface JournalAnswer {
   status: string;
+  /** What the gateway answered beyond its status (card-ref-id, ...), merged into the entry's result. */
+  result?: EntryResult;
   orderId?: string;
   errorCode?: string;
   errorMessage?: string;
@@ -98,7 +107,11 @@ export interface JournalPort {
   get(clientOrderId: string): Promise<JournalEntry | undefined>;
 
   /** The gateway acknowledged the request (an async-response): its orderid is now known. */
-  acknowledge(clientOrderId: string, orderId: string | undefined): Promise<JournalEntry>;
+  acknowledge(
+    clientOrderId: string,
+    orderId: string | undefined,
+    result?: EntryResult,
+  ): Promise<JournalEntry>;
   /** The gateway's final status for the operation. */
   finish(clientOrderId: string, answer: JournalAnswer): Promise<JournalEntry>;
   /** The gateway refused the request, or it provably never left: nothing was processed. */

@@ -3,7 +3,7 @@
 // transaction, so a second window or process on the same file sees the first entry as pending.
 
 import { requireWritable, type Db } from './database';
-import { Journal, type JournalEntry, type JournalFilter } from './journal';
+import { Journal, type EntryResult, type JournalEntry, type JournalFilter } from './journal';
 import {
   checkClaimedEntry,
   type ClaimDecision,
@@ -54,8 +54,12 @@ export class SqliteJournalPort implements JournalPort {
     return at(() => this.journal.get(clientOrderId));
   }
 
-  acknowledge(clientOrderId: string, orderId: string | undefined): Promise<JournalEntry> {
-    return at(() => this.journal.acknowledge(clientOrderId, orderId));
+  acknowledge(
+    clientOrderId: string,
+    orderId: string | undefined,
+    result?: EntryResult,
+  ): Promise<JournalEntry> {
+    return at(() => this.journal.acknowledge(clientOrderId, orderId, result));
   }
 
   finish(clientOrderId: string, answer: JournalAnswer): Promise<JournalEntry> {

@@ -153,6 +153,25 @@ describe.each(adapters)('journal port on $name', ({ open, skip }) => {
       );
     });
 
+    it("keeps what the gateway answered beyond its status in the entry's result, merged", async () => {
+      const { clientOrderId } = await journal.begin(refund());
+      const acked = await journal.acknowledge(clientOrderId, '7100', { 'card-ref-id': 'c-1' });
+      expect(acked.result).toEqual({ 'card-ref-id': 'c-1' });
+      const final = await journal.finish(clientOrderId, {
+        status: 'approved',
+        result: { 'redirect-url': 'https://gate.example.com/r/1' },
+      });
+      expect(final.result).toEqual({
+        'card-ref-id': 'c-1',
+        'redirect-url': 'https://gate.example.com/r/1',
+      });
+      const late = await journal.acknowledge(clientOrderId, '7100', {
+        'recurring-payment-id': 'r-9',
+      });
+      expect(late).toMatchObject({ state: 'final', result: { 'recurring-payment-id': 'r-9' } });
+      expect(await journal.get(clientOrderId)).toEqual(late);
+    });
+
     it('lets a final entry learn a gateway orderid it lacked, and only that', async () => {
       const { clientOrderId } = await journal.begin(refund());
       await journal.finish(clientOrderId, { status: 'approved' });

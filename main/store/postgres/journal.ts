@@ -14,7 +14,13 @@
 import type pg from 'pg';
 
 import { StoreError } from '../errors';
-import { JournalError, type JournalEntry, type JournalFilter, type Page } from '../journal';
+import {
+  JournalError,
+  type EntryResult,
+  type JournalEntry,
+  type JournalFilter,
+  type Page,
+} from '../journal';
 import {
   acknowledgeRule,
   finishRule,
@@ -78,6 +84,7 @@ interface Row {
   lease_until: Date | null;
   settled_by: string | null;
   settle_reason: string | null;
+  result: Record<string, string>;
 }
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
@@ -109,6 +116,7 @@ function toEntry(row: Row): JournalEntry {
     leaseUntil: iso(row.lease_until),
     settledBy: row.settled_by,
     settleReason: row.settle_reason,
+    result: row.result,
   };
 }
 
@@ -209,9 +217,14 @@ export class PgJournal implements JournalPort {
     return rows[0] ? toEntry(rows[0]) : undefined;
   }
 
-  acknowledge(clientOrderId: string, orderId: string | undefined): Promise<JournalEntry> {
-    return this.transition(clientOrderId, acknowledgeRule(orderId), 'answer', {
+  acknowledge(
+    clientOrderId: string,
+    orderId: string | undefined,
+    result?: EntryResult,
+  ): Promise<JournalEntry> {
+    return this.transition(clientOrderId, acknowledgeRule(orderId, result), 'answer', {
       ...(orderId ? { orderid: orderId } : {}),
+      ...result,
     });
   }
 
@@ -219,6 +232,7 @@ export class PgJournal implements JournalPort {
     return this.transition(clientOrderId, finishRule(answer), 'answer', {
       status: answer.status,
       ...(answer.orderId ? { orderid: answer.orderId } : {}),
+      ...answer.result,
     });
   }
 
@@ -365,6 +379,7 @@ export class PgJournal implements JournalPort {
             const assignments = Object.entries(set).map(([column, value]) => {
               if (column === 'settled_by') return 'settled_by = session_user';
               values.push(value);
+              if (column === 'result') return `result = $${values.length}::jsonb`;
               return column === 'orderid'
                 ? `orderid = COALESCE($${values.length}, orderid)`
                 : `${column} = $${values.length}`;
