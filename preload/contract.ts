@@ -91,21 +91,44 @@ const actionViewSchema = z.object({
 
 const journalStateSchema = z.enum(['sending', 'acknowledged', 'final', 'refused', 'unknown']);
 
+/** One plain state per order (main/services/order-state.ts). */
+export const orderStateSchema = z.enum([
+  'approved',
+  'partly-captured',
+  'captured',
+  'partly-refunded',
+  'refunded',
+  'voided',
+  'hold-cancelled',
+  'declined',
+  'processing',
+  'waiting-3ds',
+  'unknown',
+]);
+
 export const orderViewSchema = z.object({
   profileId: z.string(),
   orderId: z.string(),
   clientOrderId: z.string().nullable(),
   status: z.string(),
+  state: orderStateSchema,
+  stateLabel: z.string(),
   statusText: z.string(),
   final: z.boolean(),
   transactionType: z.string().nullable(),
   orderStage: z.string().nullable(),
   currency: z.string().nullable(),
+  figureKind: z.enum(['hold', 'payment', 'amount-only']),
   amount: z.string(),
-  captured: z.string(),
-  refunded: z.string(),
-  remainingCapturable: z.string(),
-  remainingRefundable: z.string(),
+  /** Null: not a figure of this transaction type. */
+  captured: z.string().nullable(),
+  /** More was captured outside Paydesk: `captured` is a lower bound. */
+  capturedAtLeast: z.boolean(),
+  refunded: z.string().nullable(),
+  refundedAtLeast: z.boolean(),
+  /** Null: not a figure of this type, or only the gateway knows it (see the AtLeast flags). */
+  remainingCapturable: z.string().nullable(),
+  remainingRefundable: z.string().nullable(),
   card: z.object({
     bin: z.string().optional(),
     lastFour: z.string().optional(),

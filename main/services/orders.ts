@@ -9,74 +9,24 @@ import { randomBytes } from 'node:crypto';
 
 import { formatMinor, parseAmount } from '../gateway/amount';
 import { FOLLOW_UP_OPERATION, followUpFields } from '../gateway/follow-ups';
+import { ValidationError } from '../gateway/errors';
 import type { PreparedRequest } from '../gateway/request';
-import { isFinalStatus, type StatusResponse } from '../gateway/response';
+import type { StatusResponse } from '../gateway/response';
 import { requireWritable, type Db } from '../store/database';
 import { JournalError, type Journal, type JournalEntry } from '../store/journal';
 import type { Connections } from './connection';
 import { ServiceError } from './errors';
 import { refuseCardData } from './free-text';
 import { InFlight, type InFlightOptions } from './in-flight';
-import {
-  allowedActions,
-  orderFigures,
-  STATUS_WORDS,
-  type ActionKind,
-  type Allowance,
-} from './order-rules';
+import { allowedActions, orderFigures, type ActionKind } from './order-rules';
+import { orderView, type OrderView } from './order-view';
 
 export interface OrderRef {
   orderid?: string;
   client_orderid?: string;
 }
 
-export interface ActionView {
-  allowed: boolean;
-  /** The most that may be captured, refunded or released, as major-unit text. */
-  max?: string;
-  reason?: string;
-}
-
-export interface PendingView {
-  clientOrderId: string;
-  operation: string;
-  amount: string | null;
-  state: JournalEntry['state'];
-}
-
-/** An order as the screens show it: the gateway's word merged with the journal's. */
-export interface OrderView {
-  profileId: string;
-  orderId: string;
-  clientOrderId: string | null;
-  status: string;
-  statusText: string;
-  final: boolean;
-  transactionType: string | null;
-  orderStage: string | null;
-  currency: string | null;
-  amount: string;
-  captured: string;
-  refunded: string;
-  remainingCapturable: string;
-  remainingRefundable: string;
-  card: {
-    bin?: string;
-    lastFour?: string;
-    type?: string;
-    holder?: string;
-    expMonth?: string;
-    expYear?: string;
-  };
-  /** A 3DS challenge is waiting for the customer. */
-  threeDsPending: boolean;
-  /** Part was captured or refunded outside Paydesk: the amounts above do not include it. */
-  changedElsewhere: boolean;
-  pending: PendingView[];
-  /** Orders our captures of this preauth created (refund those). */
-  captures: { orderId: string | null; amount: string | null; status: string | null }[];
-  actions: Record<ActionKind, ActionView>;
-}
+export type { ActionView, OrderView, PendingView } from './order-view';
 
 export interface ActionRequest {
   profileId: string;
@@ -137,64 +87,26 @@ export class OrderService {
       );
     }
     const { client } = await this.connections.clientFor(profileId);
-    const status = await client.status({ orderid, client_orderid: clientOrderId });
-    return this.view(profileId, status);
+    try {
+      const status = await client.status({ orderid, client_orderid: clientOrderId });
+      return this.view(profileId, status);
+    } catch (error) {
+      // A status request carries only the ids: a refusal means the gateway has no such order
+      // here. That is an answer, not a failure.
+      if (error instanceof ValidationError) {
+        throw new ServiceError(
+          'NOT_FOUND',
+          `The gateway has no order with ${orderid ? `orderid ${orderid}` : `client_orderid ${clientOrderId}`} for this profile. Check the reference and the profile.`,
+          orderid ? 'orderid' : 'client_orderid',
+        );
+      }
+      throw error;
+    }
   }
 
   private view(profileId: string, status: StatusResponse): OrderView {
     const orderId = status.orderId ?? '';
-    const entries = orderId ? this.journal.forTarget(orderId) : [];
-    const figures = orderFigures(status, entries);
-    const actions = allowedActions(status, figures);
-    const toView = (a: Allowance): ActionView =>
-      a.allowed
-        ? { allowed: true, ...(a.maxMinor !== undefined ? { max: formatMinor(a.maxMinor) } : {}) }
-        : { allowed: false, reason: a.reason };
-    return {
-      profileId,
-      orderId,
-      clientOrderId: status.clientOrderId ?? null,
-      status: status.status,
-      statusText: STATUS_WORDS[status.status] ?? status.status,
-      final: isFinalStatus(status.status),
-      transactionType: status.transactionType ?? null,
-      orderStage: status.orderStage ?? null,
-      currency: status.currency ?? null,
-      amount: formatMinor(figures.amountMinor),
-      captured: formatMinor(figures.capturedMinor),
-      refunded: formatMinor(figures.refundedMinor),
-      remainingCapturable: formatMinor(figures.remainingCapturableMinor),
-      remainingRefundable: formatMinor(figures.remainingRefundableMinor),
-      card: {
-        bin: status.card.bin,
-        lastFour: status.card.lastFourDigits,
-        type: status.card.cardType,
-        holder: status.card.cardholderName,
-        expMonth: status.card.expMonth,
-        expYear: status.card.expYear,
-      },
-      threeDsPending: status.status === 'processing' && Boolean(status.redirectTo || status.html),
-      changedElsewhere: figures.changedElsewhere,
-      pending: figures.pending.map((e) => ({
-        clientOrderId: e.clientOrderId,
-        operation: e.operation,
-        amount: e.amountMinor === null ? null : formatMinor(e.amountMinor),
-        state: e.state,
-      })),
-      captures: entries
-        .filter((e) => e.operation === 'CAPTURE')
-        .map((e) => ({
-          orderId: e.orderId,
-          amount: e.amountMinor === null ? null : formatMinor(e.amountMinor),
-          status: e.status,
-        })),
-      actions: {
-        capture: toView(actions.capture),
-        void: toView(actions.void),
-        refund: toView(actions.refund),
-        cancel: toView(actions.cancel),
-      },
-    };
+    return orderView(profileId, status, orderId ? this.journal.forTarget(orderId) : []);
   }
 
   capture(request: ActionRequest): Promise<ActionResult> {
@@ -294,6 +206,13 @@ export class OrderService {
             );
           }
           amountMinor = requested.minor;
+        } else if ((kind === 'capture' || kind === 'refund') && amountMinor === undefined) {
+          // Captures or refunds were made outside Paydesk: only the gateway knows what is left.
+          throw new ServiceError(
+            'AMOUNT',
+            `Part of this order was ${kind === 'capture' ? 'captured' : 'refunded'} outside Paydesk, so Paydesk cannot know what is left; enter the amount to ${kind}.`,
+            'amount',
+          );
         }
         // Amount and currency whenever Paydesk knows them (a capture always, a cancel with the
         // hold it releases): what the clerk confirmed is what is sent, in the form every

@@ -15,6 +15,7 @@ import {
 } from 'react';
 
 import type { OrderViewData } from '../../../preload/contract';
+import { BridgeError } from '../api';
 import { ErrorNotice, Notice } from '../components/Notice';
 import { useActiveProfile, type ProfileView } from '../profile-context';
 import { keys } from '../queries';
@@ -206,6 +207,19 @@ function OrderResult({
   }, [openKind]);
 
   if (!order) {
+    if (query.error instanceof BridgeError && query.error.code === 'NOT_FOUND') {
+      // "Not found" is an answer, not a failure: neutral words, no red.
+      return (
+        <div className="lookup-failed">
+          <Notice kind="info">
+            <strong>No order found.</strong> {query.error.message}
+          </Notice>
+          <button type="button" onClick={() => void query.refetch()}>
+            Look up again
+          </button>
+        </div>
+      );
+    }
     if (query.error) {
       return (
         <div className="lookup-failed">

@@ -33,15 +33,20 @@ const order: OrderViewData = {
   orderId: '1000001',
   clientOrderId: 'demo-sale-1001',
   status: 'approved',
+  state: 'approved',
+  stateLabel: 'Approved',
   statusText: 'Approved: the gateway accepted it.',
   final: true,
   transactionType: 'sale',
   orderStage: 'sale_approved',
   currency: 'EUR',
+  figureKind: 'payment',
   amount: '49.90',
-  captured: '0.00',
+  captured: null,
+  capturedAtLeast: false,
   refunded: '0.00',
-  remainingCapturable: '0.00',
+  refundedAtLeast: false,
+  remainingCapturable: null,
   remainingRefundable: '49.90',
   card: {},
   threeDsPending: false,
@@ -133,14 +138,26 @@ beforeEach(() => {
 
 afterEach(() => cleanup());
 
-function renderPanel() {
+function renderPanel(shown: OrderViewData = order) {
   const onClose = vi.fn();
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <ActionPanel kind="refund" order={order} profile={profile} onClose={onClose} />
-    </QueryClientProvider>,
+  const client = createQueryClient();
+  const panel = (o: OrderViewData) => (
+    <QueryClientProvider client={client}>
+      <ActionPanel kind="refund" order={o} profile={profile} onClose={onClose} />
+    </QueryClientProvider>
   );
-  return { onClose };
+  const { rerender } = render(panel(shown));
+  return { onClose, rerender: (o: OrderViewData) => rerender(panel(o)) };
+}
+
+/** The figures list of the panel: label -> value. */
+function panelFigures(): Record<string, string> {
+  const list = document.querySelector('.action-figures');
+  const out: Record<string, string> = {};
+  list?.querySelectorAll('div').forEach((d) => {
+    out[d.querySelector('dt')?.textContent ?? ''] = d.querySelector('dd')?.textContent ?? '';
+  });
+  return out;
 }
 
 const amountField = () => screen.getByRole('textbox', { name: /^Amount to refund/ });
@@ -260,5 +277,48 @@ describe('ActionPanel', () => {
     fireEvent(dialog, new Event('cancel', { cancelable: true }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.refund).toHaveLength(0);
+  });
+
+  it('after a refund settles, the panel shows the order’s new figures, not the ones confirmed', async () => {
+    script.refund.push(({ clientOrderId }) => ({
+      ok: true,
+      data: { entry: row(clientOrderId, { state: 'final', status: 'approved' }), replayed: false },
+    }));
+    const { rerender } = renderPanel();
+    await fillAndConfirm('10.00');
+    expect(await screen.findByText('Refund of 10.00 EUR approved.')).toBeTruthy();
+    rerender({
+      ...order,
+      state: 'partly-refunded',
+      stateLabel: 'Partly refunded',
+      refunded: '10.00',
+      remainingRefundable: '39.90',
+      actions: { ...order.actions, refund: { allowed: true, max: '39.90' } },
+    });
+    expect(panelFigures()).toMatchObject({
+      'Already refunded': '10.00 EUR',
+      'Left to refund': '39.90 EUR',
+    });
+  });
+
+  it('with refunds made outside Paydesk, nothing is pre-filled and no maximum is claimed', async () => {
+    renderPanel({
+      ...order,
+      state: 'partly-refunded',
+      stateLabel: 'Partly refunded',
+      refundedAtLeast: true,
+      remainingRefundable: null,
+      changedElsewhere: true,
+      actions: { ...order.actions, refund: { allowed: true } },
+    });
+    await waitFor(() => expect(calls.openAction).toBe(1));
+    expect((amountField() as HTMLInputElement).value).toBe('');
+    expect(panelFigures()).toMatchObject({
+      'Already refunded': 'at least 0.00 EUR',
+      'Left to refund': 'Unknown: the gateway knows',
+    });
+    expect(screen.getByText(/only the gateway knows what is left/)).toBeTruthy();
+    review();
+    expect(await screen.findByText('Enter an amount.')).toBeTruthy();
   });
 });

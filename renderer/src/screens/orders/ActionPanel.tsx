@@ -67,7 +67,8 @@ export function ActionPanel({
   onBusyChange?: (busy: boolean) => void;
 }) {
   const words = ACTION_WORDS[kind];
-  // Once sent, the panel shows the figures the clerk confirmed, not the ones the send changed.
+  // The figures always come from the order on screen (one source of truth, refreshed after a
+  // capture or refund); only the amount a void or cancel confirmed is kept as it was confirmed.
   const [confirmed, setConfirmed] = useState<OrderViewData>();
   const shown = confirmed ?? order;
   const action = order.actions[kind];
@@ -172,7 +173,7 @@ export function ActionPanel({
   const validate = (candidate: ActionRequest): FieldErrors => {
     const found: FieldErrors = {};
     if (hasAmount) {
-      const problem = amountProblem(amount, action.max ?? '', currency);
+      const problem = amountProblem(amount, action.max, currency);
       if (problem) found.amount = problem;
     }
     if (words.reasons && !reason) found.reason = `Choose a reason for the ${words.noun}.`;
@@ -262,10 +263,11 @@ export function ActionPanel({
   const sentAmount = sent?.request.amount ?? confirmAmount;
   const locked = phase !== 'edit' && phase !== 'confirm';
   const production = profile.environment === 'production';
-  const already = kind === 'capture' || kind === 'cancel' ? shown.captured : shown.refunded;
-  const alreadyLabel =
-    kind === 'capture' || kind === 'cancel' ? 'Already captured' : 'Already refunded';
-  const leftLabel = kind === 'capture' || kind === 'cancel' ? 'Left on hold' : 'Left to refund';
+  const onHold = kind === 'capture' || kind === 'cancel';
+  const already = onHold ? order.captured : order.refunded;
+  const alreadyAtLeast = onHold ? order.capturedAtLeast : order.refundedAtLeast;
+  const alreadyLabel = onHold ? 'Already captured' : 'Already refunded';
+  const leftLabel = onHold ? 'Left on hold' : 'Left to refund';
   const titleId = `${ids}-title`;
 
   return (
@@ -296,21 +298,29 @@ export function ActionPanel({
             {shown.amount} {currency}
           </dd>
         </div>
-        {kind !== 'void' && (
+        {kind !== 'void' && already !== null && (
           <div>
             <dt>{alreadyLabel}</dt>
             <dd className="money">
+              {alreadyAtLeast ? 'at least ' : ''}
               {already} {currency}
             </dd>
           </div>
         )}
-        {shownAction.max !== undefined && (
+        {action.max !== undefined ? (
           <div>
             <dt>{leftLabel}</dt>
             <dd className="money">
-              {shownAction.max} {currency}
+              {action.max} {currency}
             </dd>
           </div>
+        ) : (
+          alreadyAtLeast && (
+            <div>
+              <dt>{leftLabel}</dt>
+              <dd>Unknown: the gateway knows</dd>
+            </div>
+          )
         )}
       </dl>
 
@@ -360,8 +370,9 @@ export function ActionPanel({
             </div>
             {!locked && (
               <span id={`${ids}-amount-hint`} className="field-hint">
-                At most {action.max ?? '—'} {currency}, what is left. Lower it for a partial{' '}
-                {words.noun}.
+                {action.max !== undefined
+                  ? `At most ${action.max} ${currency}, what is left. Lower it for a partial ${words.noun}.`
+                  : `Part of this order was changed outside Paydesk, so only the gateway knows what is left; enter the amount. The gateway refuses more than that and says how much is left.`}
               </span>
             )}
             {errors.amount && (
