@@ -103,14 +103,21 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
     },
     journal: {
       search: ({ filter, offset, limit }) => services.journal.search(filter, offset, limit),
-      exportCsv: ({ filter }) => {
+      exportCsv: async ({ filter }) => {
         const stamp = new Date().toISOString().slice(0, 10);
-        // Read and written in chunks once the file is chosen (nothing is read if cancelled).
-        return deps.saveFile(
+        // Read and written in chunks once the file is chosen (nothing is read if cancelled); the
+        // result says how many entries the file holds, for the notice.
+        let count = 0;
+        const saved = await deps.saveFile(
           `paydesk-journal-${stamp}.csv`,
-          () => services.journal.csvChunks(filter, (progress) => deps.exportProgress?.(progress)),
+          () =>
+            services.journal.csvChunks(filter, (progress) => {
+              count = progress.done;
+              deps.exportProgress?.(progress);
+            }),
           'csv',
         );
+        return { ...saved, count: saved.saved ? count : 0 };
       },
     },
     tools: {

@@ -162,6 +162,27 @@ export const orderViewSchema = z.object({
   }),
 });
 
+/**
+ * What a clerk did, as the journal names it (the gateway's operation name, CAPTURE, RETURN or
+ * VOID, stays in the CSV's operation column). Later screens add their operations here.
+ */
+export const JOURNAL_ACTIONS = {
+  capture: 'Capture',
+  'partial-capture': 'Partial capture',
+  refund: 'Refund',
+  'partial-refund': 'Partial refund',
+  void: 'Void',
+  'cancel-hold': 'Cancel hold',
+} as const satisfies Record<string, string>;
+export type JournalAction = keyof typeof JOURNAL_ACTIONS;
+
+/** The words for an entry's action; an entry without one is named by its gateway operation. */
+export function actionLabel(action: string | null, operation: string): string {
+  return action && Object.hasOwn(JOURNAL_ACTIONS, action)
+    ? JOURNAL_ACTIONS[action as JournalAction]
+    : operation;
+}
+
 export const journalRowSchema = z.object({
   id: z.number().int(),
   createdAt: z.string(),
@@ -171,6 +192,12 @@ export const journalRowSchema = z.object({
   clientOrderId: z.string(),
   orderId: z.string().nullable(),
   targetOrderId: z.string().nullable(),
+  /** The target order's shop id (its client_orderid). */
+  targetClientOrderId: z.string().nullable(),
+  /** What the clerk did (a JOURNAL_ACTIONS key); null only for entries of other kinds. */
+  action: z.string().nullable(),
+  /** In words: "Partial refund", "Cancel hold". */
+  actionLabel: z.string(),
   amount: z.string().nullable(),
   currency: z.string().nullable(),
   reason: z.string().nullable(),
@@ -190,6 +217,7 @@ export const journalFilterSchema = z
     state: journalStateSchema.optional(),
     pending: z.boolean().optional(),
     operation: text(64).optional(),
+    action: text(64).optional(),
     profileId: text(128).optional(),
     from: text(40).optional(),
     to: text(40).optional(),
@@ -234,6 +262,8 @@ export const actionRequestSchema = z
   });
 
 const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
+/** An export says how many entries it wrote: the notice never counts a later search. */
+const exportResultSchema = saveResultSchema.extend({ count: z.number().int().nonnegative() });
 
 const startupReportSchema = z.object({
   version: z.string(),
@@ -372,7 +402,7 @@ export const contract = {
       }),
     ),
     /** Opens a save dialog in main and writes the CSV. */
-    exportCsv: call(z.object({ filter: journalFilterSchema }).strict(), saveResultSchema),
+    exportCsv: call(z.object({ filter: journalFilterSchema }).strict(), exportResultSchema),
   },
   tools: {
     /** Is a callback a shop received genuine? Checked in main with the profile's control key. */

@@ -66,6 +66,7 @@ export function statusFields(engine: Engine, tx: TxRow, base: string): Fields {
   fields.amount = formatMinor(tx.amount_minor);
   if (tx.currency) fields.currency = tx.currency;
   fields['order-stage'] = engine.orderStage(tx);
+  if (tx.email) fields.email = tx.email;
   if (engine.isWaitingFor3ds(tx) && tx.page_token) {
     const handOff = threeDsHandOff(pageUrl.acs(base, tx.page_token));
     fields.html = handOff.html;

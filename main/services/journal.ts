@@ -4,6 +4,7 @@
 import { formatMinor } from '../gateway/amount';
 import { CSV_HEADER } from '../store/csv';
 import type { Journal, JournalEntry, JournalFilter } from '../store/journal';
+import { actionLabel } from '../../preload/contract';
 
 /** Lines per chunk of a CSV export: about 160 KB, a few milliseconds of work. */
 const EXPORT_BATCH = 1_000;
@@ -22,6 +23,9 @@ export interface JournalRowView {
   clientOrderId: string;
   orderId: string | null;
   targetOrderId: string | null;
+  targetClientOrderId: string | null;
+  action: string | null;
+  actionLabel: string;
   amount: string | null;
   currency: string | null;
   reason: string | null;
@@ -43,6 +47,9 @@ export function journalRowView(e: JournalEntry): JournalRowView {
     clientOrderId: e.clientOrderId,
     orderId: e.orderId,
     targetOrderId: e.targetOrderId,
+    targetClientOrderId: e.targetClientOrderId,
+    action: e.action,
+    actionLabel: actionLabel(e.action, e.operation),
     amount: e.amountMinor === null ? null : formatMinor(e.amountMinor),
     currency: e.currency,
     reason: e.reason,

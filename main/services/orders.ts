@@ -18,6 +18,7 @@ import type { Connections } from './connection';
 import { ServiceError } from './errors';
 import { refuseCardData } from './free-text';
 import { InFlight, type InFlightOptions } from './in-flight';
+import { journalAction } from './journal-action';
 import { allowedActions, orderFigures, type ActionKind } from './order-rules';
 import { orderView, type OrderView } from './order-view';
 
@@ -227,12 +228,20 @@ export class OrderService {
         });
         // Built and signed before the journal entry: a request that cannot be built leaves no entry.
         const prepared = client.prepare(operation, fields);
+        // A void moves the whole order: the journal records that amount, though none is sent.
+        if (kind === 'void')
+          amountMinor = figures.amountMinor > 0n ? figures.amountMinor : undefined;
         const entry = this.journal.begin({
           clientOrderId,
           profileId: request.profileId,
           operator: this.options.operator,
           operation,
+          action: journalAction(kind, amountMinor, figures.amountMinor),
           targetOrderId: orderId,
+          // The shop's id and the customer's e-mail, from the status read before acting, so
+          // the journal finds the entry by what a clerk knows.
+          ...(status.clientOrderId ? { targetClientOrderId: status.clientOrderId } : {}),
+          ...(status.email ? { email: status.email } : {}),
           ...(amountMinor !== undefined ? { amountMinor } : {}),
           ...(currency ? { currency } : {}),
           ...(reason ? { reason } : {}),

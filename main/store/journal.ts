@@ -30,6 +30,10 @@ export interface NewJournalEntry {
   operation: string;
   /** The order the operation acts on (capture, return, void). */
   targetOrderId?: string;
+  /** That order's shop id (its client_orderid), as the status read before acting gave it. */
+  targetClientOrderId?: string;
+  /** What the clerk did, in the words of JOURNAL_ACTIONS (preload/contract.ts). */
+  action?: string;
   amountMinor?: bigint;
   currency?: string;
   reason?: string;
@@ -48,6 +52,8 @@ export interface JournalEntry {
   operator: string;
   operation: string;
   targetOrderId: string | null;
+  targetClientOrderId: string | null;
+  action: string | null;
   orderId: string | null;
   amountMinor: bigint | null;
   currency: string | null;
@@ -72,14 +78,20 @@ export interface JournalEntry {
 }
 
 export interface JournalFilter {
-  /** Matches orderid, target orderid or client_orderid exactly. */
+  /**
+   * Matches exactly any id an entry carries: its own client_orderid and orderid, and the
+   * target order's orderid and shop id (client_orderid).
+   */
   orderRef?: string;
   email?: string;
   status?: string;
   state?: JournalState;
   /** Only entries whose final answer is still owed (sending, acknowledged, unknown). */
   pending?: boolean;
+  /** The gateway operation (CAPTURE, RETURN, VOID). */
   operation?: string;
+  /** What the clerk did (capture, partial-capture, refund, partial-refund, void, cancel-hold). */
+  action?: string;
   profileId?: string;
   /** ISO timestamps, inclusive from, exclusive to. */
   from?: string;
@@ -100,6 +112,8 @@ interface Row {
   operator: string;
   operation: string;
   target_orderid: string | null;
+  target_client_orderid: string | null;
+  action: string | null;
   orderid: string | null;
   amount_minor: bigint | null;
   currency: string | null;
@@ -129,6 +143,8 @@ function toEntry(row: Row): JournalEntry {
     operator: row.operator,
     operation: row.operation,
     targetOrderId: row.target_orderid,
+    targetClientOrderId: row.target_client_orderid,
+    action: row.action,
     orderId: row.orderid,
     amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
     currency: row.currency,
@@ -208,16 +224,18 @@ export class Journal {
       id = this.statement(
         `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
              currency, reason, note, email, summary, state, created_at, updated_at, sent_at,
-             lease_owner, lease_until)
+             lease_owner, lease_until, target_client_orderid, action)
            VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
              @currency, @reason, @note, @email, @summary, 'sending', @at, @at, @at,
-             @leaseOwner, @leaseUntil)`,
+             @leaseOwner, @leaseUntil, @targetClientOrderId, @action)`,
       ).run({
         clientOrderId: entry.clientOrderId,
         profileId: entry.profileId,
         operator: entry.operator,
         operation: entry.operation,
         targetOrderId: entry.targetOrderId ?? null,
+        targetClientOrderId: entry.targetClientOrderId ?? null,
+        action: entry.action ?? null,
         amountMinor: entry.amountMinor ?? null,
         currency: entry.currency ?? null,
         reason: entry.reason ?? null,
@@ -245,6 +263,8 @@ export class Journal {
       operator: entry.operator,
       operation: entry.operation,
       targetOrderId: entry.targetOrderId ?? null,
+      targetClientOrderId: entry.targetClientOrderId ?? null,
+      action: entry.action ?? null,
       orderId: null,
       amountMinor: entry.amountMinor ?? null,
       currency: entry.currency ?? null,

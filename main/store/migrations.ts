@@ -79,4 +79,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX journal_profile ON journal(profile_id);
   CREATE INDEX journal_email_nocase ON journal(email COLLATE NOCASE);
   `,
+  // 5: the journal as an audit trail. What the clerk did (action: capture, partial-capture,
+  // refund, partial-refund, void, cancel-hold; the gateway's operation stays in \`operation\`),
+  // and the target order's shop id (its client_orderid), so a search by the shop's id finds it.
+  // Entries written before this know only the operation: the action is read from it (a RETURN
+  // is a refund; a cancel of a hold written before cannot be told apart).
+  `
+  ALTER TABLE journal ADD COLUMN action TEXT;
+  ALTER TABLE journal ADD COLUMN target_client_orderid TEXT;
+  UPDATE journal SET action = CASE operation WHEN 'CAPTURE' THEN 'capture' WHEN 'VOID' THEN 'void'
+    WHEN 'RETURN' THEN 'refund' END WHERE action IS NULL;
+  CREATE INDEX journal_target_client ON journal(target_client_orderid);
+  CREATE INDEX journal_action ON journal(action);
+  `,
 ];

@@ -52,7 +52,15 @@ function JournalView({ preset }: { preset?: string }) {
         Every capture, void and refund Paydesk sent, written before it left and updated with the
         gateway's answers. Entries are never edited or deleted.
       </p>
-      <JournalFilters initial={initial} profiles={profiles} onApply={setFilter} />
+      <JournalFilters
+        initial={initial}
+        profiles={profiles}
+        onApply={(next) => {
+          // A new search is a new question: the last export's notice no longer applies.
+          exportCsv.reset();
+          setFilter(next);
+        }}
+      />
       <div className="journal-toolbar">
         <p className="journal-count" role="status" aria-live="polite">
           {total === undefined
@@ -86,7 +94,7 @@ function JournalView({ preset }: { preset?: string }) {
       {exportCsv.data &&
         (exportCsv.data.saved ? (
           <Notice kind="success">
-            Exported {total === undefined ? '' : `${formatCount(total)} `}entries to{' '}
+            Exported {plural(exportCsv.data.count, 'entry', 'entries')} to{' '}
             <span className="mono">{exportCsv.data.path ?? 'the chosen file'}</span>.
           </Notice>
         ) : (

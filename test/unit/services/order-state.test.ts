@@ -56,6 +56,8 @@ function entry(
     operator: 'ann',
     operation,
     targetOrderId: '1000001',
+    targetClientOrderId: null,
+    action: null,
     orderId: null,
     amountMinor: amount,
     currency: 'EUR',

@@ -8,23 +8,17 @@ import { useEffect, useRef, useState } from 'react';
 import type { JournalFilterInput, JournalRow } from '../../../../preload/contract';
 import { ErrorNotice } from '../../components/Notice';
 import { hrefOf } from '../../route';
-import { formatTime } from './format';
+import { localTimeWithOffset } from '../../../../preload/time';
 import { PAGE, useJournalWindow } from './useJournalWindow';
 
 const ROW_HEIGHT = 40;
 const HEADER_HEIGHT = 38;
 
-const OPERATION_LABEL: Record<string, string> = {
-  CAPTURE: 'Capture',
-  VOID: 'Void',
-  RETURN: 'Refund',
-};
-
 const COLUMNS = [
   'Time',
   'Operator',
   'Operation',
-  'client_orderid',
+  'Shop order id',
   'orderid',
   'Amount',
   'Reason',
@@ -70,14 +64,20 @@ function Cells({ row }: { row: JournalRow }) {
   return (
     <>
       <span role="cell" className="mono-num">
-        {formatTime(row.createdAt)}
+        {localTimeWithOffset(row.createdAt)}
       </span>
       <span role="cell" title={row.operator}>
         {row.operator}
       </span>
-      <span role="cell">{OPERATION_LABEL[row.operation] ?? row.operation}</span>
-      <span role="cell" className="mono" title={row.clientOrderId}>
-        {row.clientOrderId}
+      <span role="cell" title={`Gateway operation ${row.operation}`}>
+        {row.actionLabel}
+      </span>
+      <span
+        role="cell"
+        className="mono"
+        title={`${row.email ? `${row.email}; ` : ''}Paydesk's action id ${row.clientOrderId}`}
+      >
+        {row.targetClientOrderId ?? '—'}
       </span>
       <span role="cell" className="mono" title={own}>
         {target ? (
@@ -92,7 +92,7 @@ function Cells({ row }: { row: JournalRow }) {
         )}
       </span>
       <span role="cell" className="num money">
-        {amount || (row.operation === 'VOID' ? 'whole order' : '—')}
+        {amount || '—'}
       </span>
       <span role="cell" title={reason}>
         {reason}

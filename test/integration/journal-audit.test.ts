@@ -1,0 +1,127 @@
+// The journal as an audit trail, on the embedded sandbox's demo orders: every entry names what
+// the clerk did (not only the gateway's operation), carries the shop's order id and the
+// customer's e-mail from the status read before acting, and is found by either; a void records
+// the amount it voided; the CSV has times with their offset and says how many entries it holds.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { contentText } from '../../main/files';
+import { MemorySecretStore } from '../../main/secrets';
+import { PaydeskServices } from '../../main/services/app';
+
+let dataDir: string;
+let app: PaydeskServices | undefined;
+
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'paydesk-audit-'));
+});
+
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function started() {
+  app = await PaydeskServices.start({
+    dataDir,
+    secrets: new MemorySecretStore(),
+    operator: 'ann',
+    wait: { delayAfter: () => 25, giveUpAfterMs: 20_000 },
+    sandboxDelayMs: 50,
+  });
+  const [profile] = await app.profiles.list();
+  const profileId = profile!.id;
+  const services = app;
+  const order = (coid: string) => services.orders.lookup(profileId, { client_orderid: coid });
+  const act = async (
+    kind: 'refund' | 'capture' | 'void' | 'cancel',
+    coid: string,
+    extra: { amount?: string; reason?: string } = {},
+  ) => {
+    const target = await order(coid);
+    const { clientOrderId } = services.orders.openAction();
+    await services.orders[kind]({
+      profileId,
+      orderid: target.orderId,
+      clientOrderId,
+      ...(kind === 'capture' ? {} : { reason: 'Customer request' }),
+      ...extra,
+    });
+    return { target, entry: await services.orders.settled(clientOrderId) };
+  };
+  return { services, act, order };
+}
+
+describe('the journal as an audit trail', () => {
+  it("finds a refund by the shop's order id and by the customer's e-mail, and names it a partial refund", async () => {
+    const { services, act } = await started();
+    const { target } = await act('refund', 'demo-sale-1003', { amount: '5.00' });
+
+    const byShopId = services.journal.search({ orderRef: 'demo-sale-1003' }, 0, 10);
+    expect(byShopId.total).toBe(1);
+    expect(byShopId.rows[0]).toMatchObject({
+      targetOrderId: target.orderId,
+      targetClientOrderId: 'demo-sale-1003',
+      email: 'maria.garcia@example.com',
+      action: 'partial-refund',
+      actionLabel: 'Partial refund',
+      operation: 'RETURN',
+      amount: '5.00',
+    });
+    // Both the gateway's orderid and the e-mail (any case) find it too.
+    expect(services.journal.search({ orderRef: target.orderId }, 0, 10).total).toBe(1);
+    expect(services.journal.search({ email: 'Maria.Garcia@example.com' }, 0, 10).total).toBe(1);
+    expect(services.journal.search({ action: 'partial-refund' }, 0, 10).total).toBe(1);
+    expect(services.journal.search({ action: 'refund' }, 0, 10).total).toBe(0);
+
+    const csv = await contentText(() => services.journal.csvChunks({ orderRef: 'demo-sale-1003' }));
+    const [head, line, ...rest] = csv.trim().split('\r\n');
+    expect(rest).toEqual([]);
+    const cells = Object.fromEntries(
+      head!.split(',').map((name, i) => [name, line!.split(',')[i]]),
+    );
+    expect(cells).toMatchObject({
+      action: 'Partial refund',
+      operation: 'RETURN',
+      target_client_orderid: 'demo-sale-1003',
+      email: 'maria.garcia@example.com',
+    });
+    // ISO 8601 with the desk's offset, never a bare time.
+    expect(cells.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
+    expect(cells.final_at).toMatch(/[+-]\d\d:\d\d$/);
+  });
+
+  it('labels a cancel of a hold "Cancel hold" (not "Refund"), and the filter finds it', async () => {
+    const { services, act } = await started();
+    await act('cancel', 'demo-auth-2002', { reason: 'Customer cancelled' });
+    const found = services.journal.search({ action: 'cancel-hold' }, 0, 10);
+    expect(found.total).toBe(1);
+    expect(found.rows[0]).toMatchObject({
+      actionLabel: 'Cancel hold',
+      operation: 'RETURN',
+      targetClientOrderId: 'demo-auth-2002',
+      email: 'car.rental@example.com',
+    });
+  });
+
+  it('records the amount a void voided, and a full capture as a capture', async () => {
+    const { services, act } = await started();
+    await act('void', 'demo-sale-1003', { reason: 'Duplicate order' });
+    await act('capture', 'demo-auth-2003');
+    const rows = services.journal.search({}, 0, 10).rows;
+    expect(rows.find((r) => r.operation === 'VOID')).toMatchObject({
+      actionLabel: 'Void',
+      amount: '15.75',
+      currency: 'USD',
+    });
+    expect(rows.find((r) => r.operation === 'CAPTURE')).toMatchObject({
+      actionLabel: 'Capture',
+      amount: '420.00',
+    });
+  });
+});
