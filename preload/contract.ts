@@ -32,12 +32,19 @@ const profileText = (max: number, label: string) =>
       const message = unsafeTextMessage(value, label);
       if (message) ctx.addIssue({ code: 'custom', message });
     });
-/** Major units as text, at most two decimals, e.g. "10.42". */
+/**
+ * Major units as text, e.g. "10.42", "5000" (JPY), "12.345" (KWD). The shape only: how many
+ * decimals the order's currency allows is checked where the currency is known (preload/money.ts).
+ */
 export const moneyText = str()
   .trim()
   .regex(
-    /^(0|[1-9]\d{0,12})(\.\d{1,2})?$/,
-    'Write the amount with digits and a dot, at most two decimals, for example 10.42.',
+    /^(0|[1-9]\d*)(\.\d{1,3})?$/,
+    'Write the amount with digits and a dot, at most as many decimals as the currency has, for example 10.42.',
+  )
+  .refine(
+    (value) => value.split('.')[0]!.length <= 13,
+    'That amount is too large: at most 13 digits before the dot.',
   );
 
 export const environmentSchema = z.enum(['production', 'test', 'sandbox']);

@@ -50,7 +50,7 @@ export function journalRowView(e: JournalEntry): JournalRowView {
     targetClientOrderId: e.targetClientOrderId,
     action: e.action,
     actionLabel: actionLabel(e.action, e.operation),
-    amount: e.amountMinor === null ? null : formatMinor(e.amountMinor),
+    amount: e.amountMinor === null ? null : formatMinor(e.amountMinor, e.currency),
     currency: e.currency,
     reason: e.reason,
     note: e.note,

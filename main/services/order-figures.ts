@@ -92,7 +92,7 @@ const STAGE_SUFFIXES = [
 
 export function orderFigures(status: StatusResponse, journal: JournalEntry[]): OrderFigures {
   const kind = figureKind(status.transactionType);
-  const amountMinor = status.amount ? safeMinor(status.amount) : 0n;
+  const amountMinor = status.amount ? safeMinor(status.amount, status.currency) : 0n;
   const live = journal.filter(counts);
   const ofOperation = (operation: string) => live.filter((e) => e.operation === operation);
   const settledOf = (operation: string) =>
@@ -154,9 +154,9 @@ export function orderFigures(status: StatusResponse, journal: JournalEntry[]): O
   };
 }
 
-function safeMinor(text: string): bigint {
+function safeMinor(text: string, currency: string | undefined): bigint {
   try {
-    return parseAmount(text).minor;
+    return parseAmount(text, 'amount', currency).minor;
   } catch {
     return 0n;
   }

@@ -66,9 +66,6 @@ export interface OrderView {
   actions: Record<ActionKind, ActionView>;
 }
 
-const money = (minor: bigint | undefined): string | null =>
-  minor === undefined ? null : formatMinor(minor);
-
 export function orderView(
   profileId: string,
   status: StatusResponse,
@@ -76,6 +73,9 @@ export function orderView(
 ): OrderView {
   const orderId = status.orderId ?? '';
   const figures = orderFigures(status, entries);
+  const currency = status.currency;
+  const money = (minor: bigint | undefined): string | null =>
+    minor === undefined ? null : formatMinor(minor, currency);
   const actions = allowedActions(status, figures);
   const threeDsPending =
     status.status === 'processing' && Boolean(status.redirectTo || status.html);
@@ -87,7 +87,10 @@ export function orderView(
   });
   const toView = (a: Allowance): ActionView =>
     a.allowed
-      ? { allowed: true, ...(a.maxMinor !== undefined ? { max: formatMinor(a.maxMinor) } : {}) }
+      ? {
+          allowed: true,
+          ...(a.maxMinor !== undefined ? { max: formatMinor(a.maxMinor, currency) } : {}),
+        }
       : { allowed: false, reason: a.reason };
   const hold = figures.kind === 'hold';
   const payment = figures.kind === 'payment';
@@ -104,10 +107,10 @@ export function orderView(
     orderStage: status.orderStage ?? null,
     currency: status.currency ?? null,
     figureKind: figures.kind,
-    amount: formatMinor(figures.amountMinor),
-    captured: hold ? formatMinor(figures.capturedMinor) : null,
+    amount: formatMinor(figures.amountMinor, currency),
+    captured: hold ? formatMinor(figures.capturedMinor, currency) : null,
     capturedAtLeast: figures.capturedAtLeast,
-    refunded: payment ? formatMinor(figures.refundedMinor) : null,
+    refunded: payment ? formatMinor(figures.refundedMinor, currency) : null,
     refundedAtLeast: figures.refundedAtLeast,
     remainingCapturable: hold ? money(figures.remainingCapturableMinor) : null,
     remainingRefundable: payment ? money(figures.remainingRefundableMinor) : null,
@@ -124,14 +127,14 @@ export function orderView(
     pending: figures.pending.map((e) => ({
       clientOrderId: e.clientOrderId,
       operation: e.operation,
-      amount: e.amountMinor === null ? null : formatMinor(e.amountMinor),
+      amount: e.amountMinor === null ? null : formatMinor(e.amountMinor, currency),
       state: e.state,
     })),
     captures: entries
       .filter((e) => e.operation === 'CAPTURE')
       .map((e) => ({
         orderId: e.orderId,
-        amount: e.amountMinor === null ? null : formatMinor(e.amountMinor),
+        amount: e.amountMinor === null ? null : formatMinor(e.amountMinor, currency),
         status: e.status,
       })),
     actions: {

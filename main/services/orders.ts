@@ -172,7 +172,9 @@ export class OrderService {
     const { client } = await this.connections.clientFor(request.profileId);
     const status = await client.status({ orderid: request.orderid });
     const requested =
-      kind === 'capture' || kind === 'refund' ? this.requestedAmount(request) : undefined;
+      kind === 'capture' || kind === 'refund'
+        ? this.requestedAmount(request, status.currency)
+        : undefined;
 
     // The rules and the journal entry in one IMMEDIATE SQLite transaction: a second refund of
     // the same order, from this window or another process, sees the first one as pending and
@@ -202,7 +204,7 @@ export class OrderService {
           if (allowance.maxMinor !== undefined && requested.minor > allowance.maxMinor) {
             throw new ServiceError(
               'AMOUNT',
-              `${formatMinor(requested.minor)} ${currency} is more than what is left, ${formatMinor(allowance.maxMinor)} ${currency}.`,
+              `${formatMinor(requested.minor, currency)} ${currency} is more than what is left, ${formatMinor(allowance.maxMinor, currency)} ${currency}.`,
               'amount',
             );
           }
@@ -260,11 +262,13 @@ export class OrderService {
     return { entry: await this.inFlight.send(client, entry, prepared), replayed: false };
   }
 
+  /** The amount asked for, read with the order currency's decimals (JPY none, KWD three). */
   private requestedAmount(
     request: ActionRequest,
+    currency: string | null | undefined,
   ): { minor: bigint; currency?: string } | undefined {
     if (request.amount === undefined || request.amount.trim() === '') return undefined;
-    return { minor: parseAmount(request.amount, 'amount').minor };
+    return { minor: parseAmount(request.amount, 'amount', currency).minor };
   }
 
   /** A retry with a client_orderid already in the journal. */
@@ -283,11 +287,11 @@ export class OrderService {
         `This action id was used for a ${existing.operation} of order ${existing.targetOrderId}; open a new action.`,
       );
     }
-    const requested = this.requestedAmount(request);
+    const requested = this.requestedAmount(request, existing.currency);
     if (requested && existing.amountMinor !== null && requested.minor !== existing.amountMinor) {
       throw new ServiceError(
         'ACTION_MISMATCH',
-        `This action was sent for ${formatMinor(existing.amountMinor)} ${existing.currency ?? ''}; a retry sends exactly that. Open a new action for another amount.`,
+        `This action was sent for ${formatMinor(existing.amountMinor, existing.currency)} ${existing.currency ?? ''}; a retry sends exactly that. Open a new action for another amount.`,
         'amount',
       );
     }

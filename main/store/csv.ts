@@ -18,7 +18,7 @@ const COLUMNS: readonly [string, (e: JournalEntry) => string][] = [
   ['orderid', (e) => e.orderId ?? ''],
   ['target_orderid', (e) => e.targetOrderId ?? ''],
   ['target_client_orderid', (e) => e.targetClientOrderId ?? ''],
-  ['amount', (e) => (e.amountMinor === null ? '' : formatMinor(e.amountMinor))],
+  ['amount', (e) => (e.amountMinor === null ? '' : formatMinor(e.amountMinor, e.currency))],
   ['currency', (e) => e.currency ?? ''],
   ['reason', (e) => e.reason ?? ''],
   ['note', (e) => e.note ?? ''],
@@ -54,6 +54,7 @@ export const CSV_SOURCE_COLUMNS = [
 ] as const;
 const AT = (column: (typeof CSV_SOURCE_COLUMNS)[number]) => CSV_SOURCE_COLUMNS.indexOf(column);
 const AMOUNT_AT = AT('amount_minor');
+const CURRENCY_AT = AT('currency');
 const ACTION_AT = AT('action');
 const OPERATION_AT = AT('operation');
 const TIMES_AT = new Set([AT('created_at'), AT('final_at')]);
@@ -70,11 +71,14 @@ export function csvLinesOfRaw(rows: readonly (readonly unknown[])[]): string {
       const value = row[i];
       const cell =
         i === ACTION_AT
-          ? actionLabel((value as string | null) ?? null, String(row[OPERATION_AT] ?? ''))
+          ? actionLabel(
+              (value as string | null) ?? null,
+              (row[OPERATION_AT] as string | null) ?? '',
+            )
           : value === null || value === undefined
             ? ''
             : i === AMOUNT_AT
-              ? formatMinor(value as bigint)
+              ? formatMinor(value as bigint, (row[CURRENCY_AT] as string | null) ?? null)
               : TIMES_AT.has(i)
                 ? isoWithOffset(value as string)
                 : typeof value === 'bigint'

@@ -125,3 +125,38 @@ describe('the journal as an audit trail', () => {
     });
   });
 });
+
+describe('currencies with other decimals than two', () => {
+  it('shows a JPY sale as 5000 JPY, refuses a refund of 0.50 JPY before sending, and refunds 1000 JPY', async () => {
+    const { services, act, order } = await started();
+    const yen = await order('demo-sale-1010');
+    expect(yen).toMatchObject({
+      amount: '5000',
+      currency: 'JPY',
+      remainingRefundable: '5000',
+      actions: { refund: { allowed: true, max: '5000' } },
+    });
+    await expect(act('refund', 'demo-sale-1010', { amount: '0.50' })).rejects.toMatchObject({
+      field: 'amount',
+      message: expect.stringMatching(/JPY amounts have none/) as string,
+    });
+    expect(services.journal.search({ orderRef: 'demo-sale-1010' }, 0, 10).total).toBe(0);
+    const { entry } = await act('refund', 'demo-sale-1010', { amount: '1000' });
+    expect(entry).toMatchObject({ state: 'final', status: 'approved', amountMinor: 1000n });
+    expect(await order('demo-sale-1010')).toMatchObject({
+      refunded: '1000',
+      remainingRefundable: '4000',
+    });
+  });
+
+  it('handles a KWD sale with three decimals: the sandbox and the client agree on the checksum', async () => {
+    const { act, order } = await started();
+    expect(await order('demo-sale-1011')).toMatchObject({ amount: '12.345', currency: 'KWD' });
+    const { entry } = await act('refund', 'demo-sale-1011', { amount: '2.345' });
+    expect(entry).toMatchObject({ state: 'final', status: 'approved', amountMinor: 2345n });
+    expect(await order('demo-sale-1011')).toMatchObject({
+      refunded: '2.345',
+      remainingRefundable: '10.000',
+    });
+  });
+});

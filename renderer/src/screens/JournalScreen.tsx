@@ -10,7 +10,7 @@ import { paydesk, unwrap } from '../api';
 import { ErrorNotice, Notice } from '../components/Notice';
 import { useActiveProfile } from '../profile-context';
 import { keys } from '../queries';
-import { plural } from './journal/format';
+import { formatCount, plural } from './journal/format';
 import { draftOfPreset, filterOf, JournalFilters } from './journal/JournalFilters';
 import { JournalList } from './journal/JournalList';
 import './journal/journal.css';

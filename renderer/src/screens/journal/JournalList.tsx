@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { JournalFilterInput, JournalRow } from '../../../../preload/contract';
 import { ErrorNotice } from '../../components/Notice';
 import { hrefOf } from '../../route';
+import { groupThousands } from '../../../../preload/money';
 import { localTimeWithOffset } from '../../../../preload/time';
 import { PAGE, useJournalWindow } from './useJournalWindow';
 
@@ -59,7 +60,7 @@ function Cells({ row }: { row: JournalRow }) {
     row.orderId && row.orderId !== target
       ? `This ${row.operation}'s own orderid: ${row.orderId}`
       : undefined;
-  const amount = row.amount ? `${row.amount} ${row.currency ?? ''}`.trim() : '';
+  const amount = row.amount ? `${groupThousands(row.amount)} ${row.currency ?? ''}`.trim() : '';
   const reason = [row.reason, row.note].filter(Boolean).join(': ');
   return (
     <>

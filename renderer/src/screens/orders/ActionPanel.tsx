@@ -19,7 +19,7 @@ import type { ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SETTLED_STATES, useJournalEntry } from './hooks';
-import { amountProblem } from './money';
+import { amountProblem, normalisedAmount, showMoney } from './money';
 import { ACTION_WORDS, STATE_WORDS, type ActionKind } from './words';
 
 type ActionRequest = z.input<typeof actionRequestSchema>;
@@ -164,7 +164,8 @@ export function ActionPanel({
       profileId: profile.id,
       orderid: order.orderId,
       clientOrderId,
-      ...(hasAmount ? { amount: amount.trim() } : {}),
+      // The amount as confirmed and sent: " 12 " is "12.00" (EUR), for the dialog and the gateway.
+      ...(hasAmount ? { amount: normalisedAmount(amount, currency) ?? amount.trim() } : {}),
       ...(reason ? { reason } : {}),
       ...(note.trim() ? { note: note.trim() } : {}),
     };
@@ -256,7 +257,7 @@ export function ActionPanel({
   };
 
   const confirmAmount = hasAmount
-    ? amount.trim()
+    ? (normalisedAmount(amount, currency) ?? amount.trim())
     : kind === 'void'
       ? shown.amount
       : shownAction.max;
@@ -295,7 +296,7 @@ export function ActionPanel({
                 : 'Amount'}
           </dt>
           <dd className="money">
-            {shown.amount} {currency}
+            {showMoney(shown.amount)} {currency}
           </dd>
         </div>
         {kind !== 'void' && already !== null && (
@@ -303,7 +304,7 @@ export function ActionPanel({
             <dt>{alreadyLabel}</dt>
             <dd className="money">
               {alreadyAtLeast ? 'at least ' : ''}
-              {already} {currency}
+              {showMoney(already)} {currency}
             </dd>
           </div>
         )}
@@ -311,7 +312,7 @@ export function ActionPanel({
           <div>
             <dt>{leftLabel}</dt>
             <dd className="money">
-              {action.max} {currency}
+              {showMoney(action.max)} {currency}
             </dd>
           </div>
         ) : (
@@ -371,7 +372,7 @@ export function ActionPanel({
             {!locked && (
               <span id={`${ids}-amount-hint`} className="field-hint">
                 {action.max !== undefined
-                  ? `At most ${action.max} ${currency}, what is left. Lower it for a partial ${words.noun}.`
+                  ? `At most ${showMoney(action.max)} ${currency}, what is left. Lower it for a partial ${words.noun}.`
                   : `Part of this order was changed outside Paydesk, so only the gateway knows what is left; enter the amount. The gateway refuses more than that and says how much is left.`}
               </span>
             )}
@@ -450,9 +451,20 @@ export function ActionPanel({
 
       {phase === 'confirm' && sentAmount !== undefined && (
         <ConfirmDialog
-          title={`${words.verb} ${sentAmount} ${currency}?`}
-          confirmLabel={`${words.verb} ${sentAmount} ${currency}`}
+          title={`${words.verb} ${showMoney(sentAmount)} ${currency}?`}
+          confirmLabel={`${words.verb} ${showMoney(sentAmount)} ${currency}`}
           danger={production}
+          {...(production
+            ? {
+                typed: hasAmount
+                  ? {
+                      what: 'the amount',
+                      expected: sentAmount,
+                      normalise: (typed: string) => normalisedAmount(typed, currency),
+                    }
+                  : { what: 'the order id', expected: order.orderId },
+              }
+            : {})}
           onBack={() => setPhase('edit')}
           onConfirm={() => {
             const toSend = request();
@@ -472,7 +484,7 @@ export function ActionPanel({
               {kind === 'void' ? 'Voids the whole' : kind === 'cancel' ? 'Releases' : 'Amount'}
             </dt>
             <dd className="confirm-amount money">
-              {sentAmount} {currency}
+              {showMoney(sentAmount)} {currency}
             </dd>
             {reason && (
               <>
@@ -495,7 +507,7 @@ export function ActionPanel({
       {phase === 'sending' && (
         <p className="action-progress" role="status">
           <span className="status-pill status-sending">Sending</span> Sending the {words.noun} of{' '}
-          {sentAmount} {currency} to the gateway…
+          {showMoney(sentAmount)} {currency} to the gateway…
         </p>
       )}
 
@@ -565,7 +577,7 @@ function EntryOutcome({
   replayed: boolean;
   outcomeRef: RefObject<HTMLDivElement | null>;
 }) {
-  const amount = entry.amount ? `${entry.amount} ${entry.currency ?? currency}` : '';
+  const amount = entry.amount ? `${showMoney(entry.amount)} ${entry.currency ?? currency}` : '';
   const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
   const replayNote = replayed
     ? ' This action had already been sent once; nothing was sent again.'

@@ -8,6 +8,7 @@ import { Notice } from '../../components/Notice';
 import { hrefOf } from '../../route';
 import { refParam } from './ref';
 import { operationWords, STATE_WORDS, statusLabel, typeWords } from './words';
+import { showMoney } from './money';
 
 export function OrderDetails({
   order,
@@ -22,7 +23,7 @@ export function OrderDetails({
   const approved = order.status === 'approved';
   const money = (text: string) => (
     <>
-      {text} <span className="currency">{currency}</span>
+      {showMoney(text)} <span className="currency">{currency}</span>
     </>
   );
   const atLeast = (text: string | null, lowerBound: boolean) =>
