@@ -27,7 +27,7 @@ export function normalisedAmount(text: string, currency: string): string | undef
 
 /** A figure for the eye: thousands separators, the currency's decimals kept as sent. */
 export function showMoney(text: string | null | undefined): string {
-  return text == null ? '' : groupThousands(text);
+  return text === null || text === undefined ? '' : groupThousands(text);
 }
 
 /**
