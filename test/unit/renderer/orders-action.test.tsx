@@ -141,12 +141,12 @@ beforeEach(() => {
 
 afterEach(() => cleanup());
 
-function renderPanel(shown: OrderViewData = order) {
+function renderPanel(shown: OrderViewData = order, onProfile: ProfileView = profile) {
   const onClose = vi.fn();
   const client = createQueryClient();
   const panel = (o: OrderViewData) => (
     <QueryClientProvider client={client}>
-      <ActionPanel kind="refund" order={o} profile={profile} onClose={onClose} />
+      <ActionPanel kind="refund" order={o} profile={onProfile} onClose={onClose} />
     </QueryClientProvider>
   );
   const { rerender } = render(panel(shown));
@@ -323,5 +323,58 @@ describe('ActionPanel', () => {
     expect(screen.getByText(/only the gateway knows what is left/)).toBeTruthy();
     review();
     expect(await screen.findByText('Enter an amount.')).toBeTruthy();
+  });
+
+  it('confirms and sends the normalised amount: " 12 " is "Refund 12.00 EUR?"', async () => {
+    script.refund.push(({ clientOrderId }) => ({
+      ok: true,
+      data: { entry: row(clientOrderId, { amount: '12.00' }), replayed: false },
+    }));
+    renderPanel();
+    await waitFor(() => expect(calls.openAction).toBe(1));
+    fireEvent.change(amountField(), { target: { value: ' 12 ' } });
+    fireEvent.change(reasonField(), { target: { value: 'Customer request' } });
+    review();
+    expect(await screen.findByRole('dialog', { name: 'Refund 12.00 EUR?' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Refund 12.00 EUR' }));
+    await waitFor(() => expect(calls.refund).toHaveLength(1));
+    expect(calls.refund[0]!.amount).toBe('12.00');
+  });
+
+  it('on production, focus starts in a box where the amount must be typed; Enter alone sends nothing', async () => {
+    script.refund.push(({ clientOrderId }) => ({
+      ok: true,
+      data: { entry: row(clientOrderId, { amount: '1,234.50' }), replayed: false },
+    }));
+    renderPanel(
+      {
+        ...order,
+        amount: '2000.00',
+        remainingRefundable: '2000.00',
+        actions: { ...order.actions, refund: { allowed: true, max: '2000.00' } },
+      },
+      { ...profile, name: 'Shop live', environment: 'production' },
+    );
+    await waitFor(() => expect(calls.openAction).toBe(1));
+    fireEvent.change(amountField(), { target: { value: '1234.5' } });
+    fireEvent.change(reasonField(), { target: { value: 'Customer request' } });
+    review();
+    await screen.findByRole('dialog', { name: 'Refund 1,234.50 EUR?' });
+    const typed = screen.getByRole('textbox', { name: /To confirm, type the amount/ });
+    expect(document.activeElement).toBe(typed);
+    const confirm = screen.getByRole('button', { name: 'Refund 1,234.50 EUR' });
+    expect(confirm).toHaveProperty('disabled', true);
+    // Enter in the empty box, and a wrong amount, send nothing.
+    fireEvent.submit(typed);
+    fireEvent.change(typed, { target: { value: '1234.05' } });
+    fireEvent.submit(typed);
+    expect(confirm).toHaveProperty('disabled', true);
+    expect(calls.refund).toHaveLength(0);
+    // The amount as the clerk would write it (with or without the trailing zero) matches.
+    fireEvent.change(typed, { target: { value: '1234.5' } });
+    expect(confirm).toHaveProperty('disabled', false);
+    fireEvent.submit(typed);
+    await waitFor(() => expect(calls.refund).toHaveLength(1));
+    expect(calls.refund[0]!.amount).toBe('1234.50');
   });
 });
