@@ -169,6 +169,13 @@ export const orderViewSchema = z.object({
   }),
 });
 
+/** The gateway's orderid is digits only: anything else is refused in the form, never sent. */
+export const ORDERID_MESSAGE =
+  'The gateway’s orderid is digits only (for example 1000001); for the shop’s own id choose “Client order id”.';
+export const gatewayOrderId = text(64)
+  .trim()
+  .refine((value) => value === '' || /^\d+$/.test(value), ORDERID_MESSAGE);
+
 /**
  * What a clerk did, as the journal names it (the gateway's operation name, CAPTURE, RETURN or
  * VOID, stays in the CSV's operation column). Later screens add their operations here.
@@ -251,7 +258,7 @@ export const VOID_REASONS = [
 export const actionRequestSchema = z
   .object({
     profileId: id,
-    orderid: id,
+    orderid: gatewayOrderId.refine((value) => value !== '', 'Enter the order’s orderid.'),
     clientOrderId: id,
     amount: moneyText.optional(),
     reason: freeText(80).optional(),
@@ -373,7 +380,7 @@ export const contract = {
       z
         .object({
           profileId: id,
-          orderid: text(64).trim().optional(),
+          orderid: gatewayOrderId.optional(),
           client_orderid: text(128).trim().optional(),
         })
         .strict()

@@ -12,6 +12,7 @@ import { FOLLOW_UP_OPERATION, followUpFields } from '../gateway/follow-ups';
 import { ValidationError } from '../gateway/errors';
 import type { PreparedRequest } from '../gateway/request';
 import type { StatusResponse } from '../gateway/response';
+import { ORDERID_MESSAGE } from '../../preload/contract';
 import { requireWritable, type Db } from '../store/database';
 import { JournalError, type Journal, type JournalEntry } from '../store/journal';
 import type { Connections } from './connection';
@@ -86,6 +87,10 @@ export class OrderService {
         'Enter an orderid or a client_orderid to look up.',
         'orderid',
       );
+    }
+    if (orderid && !/^\d+$/.test(orderid)) {
+      // Never sent: the gateway's orderid is digits; a shop id typed here is a mistake to fix.
+      throw new ServiceError('INPUT', ORDERID_MESSAGE, 'orderid');
     }
     const { client } = await this.connections.clientFor(profileId);
     try {

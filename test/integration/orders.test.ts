@@ -100,6 +100,14 @@ describe('lookup', () => {
       message: expect.stringMatching(/^The gateway has no order with orderid 999999 /) as string,
     });
   });
+
+  it('refuses an orderid that is not digits before anything is sent', async () => {
+    await expect(service.lookup(profileId, { orderid: 'demo-sale-1001' })).rejects.toMatchObject({
+      code: 'INPUT',
+      field: 'orderid',
+      message: expect.stringMatching(/digits only/) as string,
+    });
+  });
 });
 
 describe('refund', () => {

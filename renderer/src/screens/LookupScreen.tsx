@@ -14,7 +14,7 @@ import {
   type RefObject,
 } from 'react';
 
-import type { OrderViewData } from '../../../preload/contract';
+import { ORDERID_MESSAGE, type OrderViewData } from '../../../preload/contract';
 import { BridgeError } from '../api';
 import { ErrorNotice, Notice } from '../components/Notice';
 import { useActiveProfile, type ProfileView } from '../profile-context';
@@ -100,6 +100,11 @@ function LookupForm({
     const trimmed = value.trim();
     if (trimmed === '') {
       setError('Enter an orderid or a client_orderid.');
+      input.current?.focus();
+      return;
+    }
+    if (kind === 'orderid' && !/^\d+$/.test(trimmed)) {
+      setError(ORDERID_MESSAGE);
       input.current?.focus();
       return;
     }
