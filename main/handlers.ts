@@ -80,6 +80,8 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
       current: ({ profileId }) => services.keys.current(profileId),
       generate: ({ profileId, bits }) => services.keys.generate(profileId, bits),
       import: ({ profileId, pem, passphrase }) => services.keys.import(profileId, pem, passphrase),
+      checkImport: ({ profileId, pem, passphrase }) =>
+        services.keys.checkImport(profileId, pem, passphrase),
       savePublicKey: async ({ profileId }) => {
         const key = await requireKey(profileId);
         return deps.saveFile('public_key.pem', key.publicKeySpkiPem, 'pem');

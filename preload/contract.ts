@@ -275,6 +275,14 @@ export const actionRequestSchema = z
     }
   });
 
+const keyImportSchema = z
+  .object({
+    profileId: id,
+    pem: text(65_536).min(1, 'Paste the private key PEM.'),
+    passphrase: text(1024).optional(),
+  })
+  .strict();
+
 const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
 /** An export says how many entries it wrote: the notice never counts a later search. */
 const exportResultSchema = saveResultSchema.extend({ count: z.number().int().nonnegative() });
@@ -360,16 +368,12 @@ export const contract = {
         .strict(),
       publicKeyViewSchema,
     ),
-    import: call(
-      z
-        .object({
-          profileId: id,
-          pem: text(65_536).min(1, 'Paste the private key PEM.'),
-          passphrase: text(1024).optional(),
-        })
-        .strict(),
-      publicKeyViewSchema,
-    ),
+    import: call(keyImportSchema, publicKeyViewSchema),
+    /**
+     * Reads a PEM as import would (RSA, size, passphrase, the profile's environment rule) and
+     * stores nothing: the screen checks first and asks to replace a key second.
+     */
+    checkImport: call(keyImportSchema, z.object({ fingerprint: z.string(), bits: z.number() })),
     /** Opens a save dialog in main and writes public_key.pem. */
     savePublicKey: call(byProfile, saveResultSchema),
     /** Copies the public key PEM to the clipboard from main (the renderer has no clipboard permission). */
