@@ -110,9 +110,15 @@ export function orderFigures(status: StatusResponse, journal: JournalEntry[]): O
   // (the whole amount); "partly" with nothing of ours to explain it is a lower bound.
   const fullyCaptured = isHold && suffix === 'captured';
   const fullyReversed = kind === 'payment' && suffix === 'reversed';
-  const capturedElsewhere = isHold && suffix === 'partially_captured' && journalCaptured === 0n;
+  // Once an entry of ours was written while the order showed outside activity, the stage can
+  // no longer tell it apart from ours ("partly" either way): it stays a lower bound.
+  const seenElsewhere = journal.some((e) => e.changedElsewhere);
+  const capturedElsewhere =
+    isHold && suffix === 'partially_captured' && (journalCaptured === 0n || seenElsewhere);
   const refundedElsewhere =
-    kind === 'payment' && suffix === 'partially_reversed' && journalRefunded === 0n;
+    kind === 'payment' &&
+    suffix === 'partially_reversed' &&
+    (journalRefunded === 0n || seenElsewhere);
 
   const capturedMinor = fullyCaptured ? amountMinor : journalCaptured;
   const refundedMinor = fullyReversed ? amountMinor : journalRefunded;

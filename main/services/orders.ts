@@ -244,6 +244,7 @@ export class OrderService {
           operator: this.options.operator,
           operation,
           action: journalAction(kind, amountMinor, figures.amountMinor),
+          ...(figures.changedElsewhere ? { changedElsewhere: true } : {}),
           targetOrderId: orderId,
           // The shop's id and the customer's e-mail, from the status read before acting, so
           // the journal finds the entry by what a clerk knows.

@@ -34,6 +34,8 @@ export interface NewJournalEntry {
   targetClientOrderId?: string;
   /** What the clerk did, in the words of JOURNAL_ACTIONS (preload/contract.ts). */
   action?: string;
+  /** The order showed captures or refunds made outside Paydesk when this was written. */
+  changedElsewhere?: boolean;
   amountMinor?: bigint;
   currency?: string;
   reason?: string;
@@ -54,6 +56,7 @@ export interface JournalEntry {
   targetOrderId: string | null;
   targetClientOrderId: string | null;
   action: string | null;
+  changedElsewhere: boolean;
   orderId: string | null;
   amountMinor: bigint | null;
   currency: string | null;
@@ -114,6 +117,7 @@ interface Row {
   target_orderid: string | null;
   target_client_orderid: string | null;
   action: string | null;
+  changed_elsewhere: number | bigint;
   orderid: string | null;
   amount_minor: bigint | null;
   currency: string | null;
@@ -145,6 +149,7 @@ function toEntry(row: Row): JournalEntry {
     targetOrderId: row.target_orderid,
     targetClientOrderId: row.target_client_orderid,
     action: row.action,
+    changedElsewhere: Number(row.changed_elsewhere) === 1,
     orderId: row.orderid,
     amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
     currency: row.currency,
@@ -224,10 +229,12 @@ export class Journal {
       id = this.statement(
         `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
              currency, reason, note, email, summary, state, created_at, updated_at, sent_at,
-             lease_owner, lease_until, target_client_orderid, action)
+             lease_owner, lease_until, target_client_orderid, action,
+             changed_elsewhere)
            VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
              @currency, @reason, @note, @email, @summary, 'sending', @at, @at, @at,
-             @leaseOwner, @leaseUntil, @targetClientOrderId, @action)`,
+             @leaseOwner, @leaseUntil, @targetClientOrderId, @action,
+             @changedElsewhere)`,
       ).run({
         clientOrderId: entry.clientOrderId,
         profileId: entry.profileId,
@@ -236,6 +243,7 @@ export class Journal {
         targetOrderId: entry.targetOrderId ?? null,
         targetClientOrderId: entry.targetClientOrderId ?? null,
         action: entry.action ?? null,
+        changedElsewhere: entry.changedElsewhere ? 1 : 0,
         amountMinor: entry.amountMinor ?? null,
         currency: entry.currency ?? null,
         reason: entry.reason ?? null,
@@ -265,6 +273,7 @@ export class Journal {
       targetOrderId: entry.targetOrderId ?? null,
       targetClientOrderId: entry.targetClientOrderId ?? null,
       action: entry.action ?? null,
+      changedElsewhere: entry.changedElsewhere ?? false,
       orderId: null,
       amountMinor: entry.amountMinor ?? null,
       currency: entry.currency ?? null,

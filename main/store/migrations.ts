@@ -82,11 +82,15 @@ export const MIGRATIONS: readonly string[] = [
   // 5: the journal as an audit trail. What the clerk did (action: capture, partial-capture,
   // refund, partial-refund, void, cancel-hold; the gateway's operation stays in \`operation\`),
   // and the target order's shop id (its client_orderid), so a search by the shop's id finds it.
+  // changed_elsewhere: when the entry was written the order showed captures or refunds made
+  // outside Paydesk; the order-stage alone cannot tell that again once ours are added to them.
   // Entries written before this know only the operation: the action is read from it (a RETURN
   // is a refund; a cancel of a hold written before cannot be told apart).
   `
   ALTER TABLE journal ADD COLUMN action TEXT;
   ALTER TABLE journal ADD COLUMN target_client_orderid TEXT;
+  ALTER TABLE journal ADD COLUMN changed_elsewhere INTEGER NOT NULL DEFAULT 0
+    CHECK (changed_elsewhere IN (0, 1));
   UPDATE journal SET action = CASE operation WHEN 'CAPTURE' THEN 'capture' WHEN 'VOID' THEN 'void'
     WHEN 'RETURN' THEN 'refund' END WHERE action IS NULL;
   CREATE INDEX journal_target_client ON journal(target_client_orderid);

@@ -160,3 +160,21 @@ describe('currencies with other decimals than two', () => {
     });
   });
 });
+
+describe('an order refunded outside Paydesk stays "at least" after a refund of ours', () => {
+  it('demo-sale-1001: refund 10.00 from Paydesk, then refunded is at least 10.00 and what is left unknown', async () => {
+    const { act, order } = await started();
+    const { entry } = await act('refund', 'demo-sale-1001', { amount: '10.00' });
+    expect(entry).toMatchObject({ state: 'final', status: 'approved' });
+    expect(await order('demo-sale-1001')).toMatchObject({
+      refunded: '10.00',
+      refundedAtLeast: true,
+      remainingRefundable: null,
+      actions: { refund: { allowed: true } },
+    });
+    // The gateway still names what is really left: 49.90 - 19.90 - 10.00 = 20.00.
+    await expect(act('refund', 'demo-sale-1001', { amount: '20.01' })).rejects.toThrow(
+      /above what is left to return, 20\.00 EUR/,
+    );
+  });
+});

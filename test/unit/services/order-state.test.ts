@@ -58,6 +58,7 @@ function entry(
     targetOrderId: '1000001',
     targetClientOrderId: null,
     action: null,
+    changedElsewhere: false,
     orderId: null,
     amountMinor: amount,
     currency: 'EUR',
@@ -144,6 +145,34 @@ describe('state and figures from the journal and from outside activity', () => {
     expect(stateOf(s)).toBe('partly-refunded');
     expect(allowedActions(s, f).refund).toEqual({ allowed: true });
     expect(allowedActions(s, f).void).toMatchObject({ allowed: false });
+  });
+
+  it('a refund of ours on an order refunded elsewhere: refunded stays "at least", what is left unknown', () => {
+    const s = status('sale', 'approved', 'partially_reversed');
+    const ours = { ...entry('RETURN', 1000n, 'final'), changedElsewhere: true };
+    const f = orderFigures(s, [ours]);
+    expect(f).toMatchObject({
+      refundedMinor: 1000n,
+      refundedAtLeast: true,
+      remainingRefundableMinor: undefined,
+    });
+    expect(allowedActions(s, f).refund).toEqual({ allowed: true });
+    // Fully reversed is known again, whoever did it.
+    expect(orderFigures(status('sale', 'approved', 'reversed'), [ours])).toMatchObject({
+      refundedMinor: 10000n,
+      refundedAtLeast: false,
+      remainingRefundableMinor: 0n,
+    });
+  });
+
+  it('a capture of ours on a hold captured elsewhere: captured stays "at least"', () => {
+    const s = status('preauth', 'approved', 'partially_captured');
+    const ours = { ...entry('CAPTURE', 2000n, 'final'), changedElsewhere: true };
+    expect(orderFigures(s, [ours])).toMatchObject({
+      capturedMinor: 2000n,
+      capturedAtLeast: true,
+      remainingCapturableMinor: undefined,
+    });
   });
 
   it('a sale partly refunded from Paydesk: the journal accounts for the stage, the figures are known', () => {
