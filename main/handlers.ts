@@ -97,6 +97,7 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
           ...(orderid ? { orderid } : {}),
           ...(client_orderid ? { client_orderid } : {}),
         }),
+      recent: ({ profileId, query }) => services.orders.recentOrders(profileId, query),
       openAction: () => services.orders.openAction(),
       capture: async (req) => actionResult(await services.orders.capture(req)),
       void: async (req) => actionResult(await services.orders.void(req)),

@@ -197,6 +197,18 @@ export function actionLabel(action: string | null, operation: string): string {
     : operation;
 }
 
+export const recentOrderSchema = z.object({
+  orderId: z.string(),
+  clientOrderId: z.string().nullable(),
+  email: z.string().nullable(),
+  lastFour: z.string().nullable(),
+  transactionType: z.string().nullable(),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  stateLabel: z.string().nullable(),
+  seenAt: z.string(),
+});
+
 export const journalRowSchema = z.object({
   id: z.number().int(),
   createdAt: z.string(),
@@ -393,6 +405,11 @@ export const contract = {
           path: ['orderid'],
         }),
       orderViewSchema,
+    ),
+    /** Orders this desk looked up or acted on, newest first, narrowed by `query`. */
+    recent: call(
+      z.object({ profileId: id, query: text(128).optional() }).strict(),
+      z.array(recentOrderSchema),
     ),
     openAction: call(empty, z.object({ clientOrderId: z.string() })),
     capture: call(

@@ -13,8 +13,9 @@ import { ValidationError } from '../gateway/errors';
 import type { PreparedRequest } from '../gateway/request';
 import type { StatusResponse } from '../gateway/response';
 import { ORDERID_MESSAGE } from '../../preload/contract';
-import { requireWritable, type Db } from '../store/database';
+import { requireWritable, storeFaultOf, type Db } from '../store/database';
 import { JournalError, type Journal, type JournalEntry } from '../store/journal';
+import { RecentOrders, type RecentOrder } from '../store/recent-orders';
 import type { Connections } from './connection';
 import { ServiceError } from './errors';
 import { refuseCardData } from './free-text';
@@ -112,7 +113,39 @@ export class OrderService {
 
   private view(profileId: string, status: StatusResponse): OrderView {
     const orderId = status.orderId ?? '';
-    return orderView(profileId, status, orderId ? this.journal.forTarget(orderId) : []);
+    const view = orderView(profileId, status, orderId ? this.journal.forTarget(orderId) : []);
+    this.remember(profileId, status, view.stateLabel);
+    return view;
+  }
+
+  private recentStore?: RecentOrders;
+  private get recent(): RecentOrders {
+    return (this.recentStore ??= new RecentOrders(this.db));
+  }
+
+  /** Orders this desk looked up or acted on, newest first; `query` narrows them. */
+  recentOrders(profileId: string, query?: string): RecentOrder[] {
+    return this.recent.list(profileId, query);
+  }
+
+  /** Adds the order to the recent list; a read-only store simply does not remember it. */
+  private remember(profileId: string, status: StatusResponse, stateLabel?: string): void {
+    if (!status.orderId || storeFaultOf(this.db)) return;
+    try {
+      this.recent.seen({
+        profileId,
+        orderId: status.orderId,
+        clientOrderId: status.clientOrderId ?? null,
+        email: status.email ?? null,
+        lastFour: status.card.lastFourDigits ?? null,
+        transactionType: status.transactionType ?? null,
+        amount: status.amount ?? null,
+        currency: status.currency ?? null,
+        stateLabel: stateLabel ?? null,
+      });
+    } catch {
+      // Remembering is a convenience: a lookup is answered even when it cannot be written.
+    }
   }
 
   capture(request: ActionRequest): Promise<ActionResult> {
@@ -176,6 +209,7 @@ export class OrderService {
 
     const { client } = await this.connections.clientFor(request.profileId);
     const status = await client.status({ orderid: request.orderid });
+    this.remember(request.profileId, status);
     const requested =
       kind === 'capture' || kind === 'refund'
         ? this.requestedAmount(request, status.currency)

@@ -95,5 +95,22 @@ export const MIGRATIONS: readonly string[] = [
     WHEN 'RETURN' THEN 'refund' END WHERE action IS NULL;
   CREATE INDEX journal_target_client ON journal(target_client_orderid);
   CREATE INDEX journal_action ON journal(action);
+
+  -- Orders this desk looked up or acted on, newest first: support finds an order again by the
+  -- shop's id, the orderid, the e-mail or the card's last four digits (never more of the card).
+  CREATE TABLE recent_orders (
+    profile_id       TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+    orderid          TEXT NOT NULL,
+    client_orderid   TEXT,
+    email            TEXT,
+    last_four        TEXT CHECK (last_four IS NULL OR length(last_four) = 4),
+    transaction_type TEXT,
+    amount           TEXT,
+    currency         TEXT,
+    state_label      TEXT,
+    seen_at          TEXT NOT NULL,
+    PRIMARY KEY (profile_id, orderid)
+  );
+  CREATE INDEX recent_orders_seen ON recent_orders(profile_id, seen_at);
   `,
 ];

@@ -297,6 +297,27 @@ describe('Orders screen', () => {
     await page.getByRole('combobox', { name: 'Profile' }).selectOption({ label: 'Sandbox' });
   });
 
+  it('lists recent orders on the Orders screen, found by e-mail or last four digits', async () => {
+    await h.open('#/lookup');
+    const recent = page.getByRole('region', { name: 'Recent orders' });
+    await recent.getByRole('row').nth(1).waitFor();
+    // Every order looked up above on the Sandbox profile is there.
+    const all = await recent.getByRole('table').innerText();
+    for (const ref of ['demo-sale-1001', 'demo-sale-1002', 'demo-auth-2003'])
+      expect(all).toContain(ref);
+    const find = recent.getByRole('searchbox', { name: 'Find a recent order' });
+    await find.fill('LI.WEI');
+    await expect.poll(() => recent.getByRole('row').count()).toBe(2);
+    expect(await recent.getByRole('table').innerText()).toContain('demo-sale-1002');
+    await find.fill('9999');
+    await recent.getByText(/No recent order matches/).waitFor();
+    await find.fill('4444');
+    await recent.getByRole('link', { name: /\(demo-sale-1002\)$/ }).waitFor();
+    expect(await recent.getByRole('table').innerText()).not.toContain('demo-sale-1003');
+    await recent.getByRole('link', { name: /\(demo-sale-1002\)$/ }).click();
+    await page.getByRole('heading', { level: 2, name: 'Order 1000002' }).waitFor();
+  });
+
   it('says clearly when the gateway of the active profile cannot be reached', async () => {
     await h.services.profiles.create({
       name: 'Closed port',

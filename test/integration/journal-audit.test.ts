@@ -178,3 +178,35 @@ describe('an order refunded outside Paydesk stays "at least" after a refund of o
     );
   });
 });
+
+describe('recent orders', () => {
+  it('lists orders looked up or acted on, newest first, found by shop id, orderid, e-mail or last four', async () => {
+    const { services, act, order } = await started();
+    const [profile] = await services.profiles.list();
+    const recent = (query?: string) =>
+      services.orders.recentOrders(profile!.id, query).map((r) => r.clientOrderId);
+    expect(recent()).toEqual([]);
+    const first = await order('demo-sale-1002');
+    await order('demo-auth-2001');
+    await act('refund', 'demo-sale-1003', { amount: '1.00' });
+    expect(recent()).toEqual(['demo-sale-1003', 'demo-auth-2001', 'demo-sale-1002']);
+    expect(recent('SALE-100')).toEqual(['demo-sale-1003', 'demo-sale-1002']);
+    expect(recent(first.orderId)).toEqual(['demo-sale-1002']);
+    expect(recent('li.wei@')).toEqual(['demo-sale-1002']);
+    expect(recent('4444')).toEqual(['demo-sale-1002']);
+    // Only the last four digits are kept: the first ones of the card find nothing.
+    expect(recent('5555')).toEqual([]);
+    expect(recent('1111')).toEqual(['demo-sale-1003', 'demo-auth-2001']);
+    expect(recent('%')).toEqual([]);
+    // Looking an order up again moves it to the top, with its state as last seen.
+    await order('demo-sale-1002');
+    expect(recent()[0]).toBe('demo-sale-1002');
+    expect(services.orders.recentOrders(profile!.id)[0]).toMatchObject({
+      email: 'li.wei@example.com',
+      lastFour: '4444',
+      amount: '120.00',
+      currency: 'EUR',
+      stateLabel: 'Partly refunded',
+    });
+  });
+});

@@ -23,6 +23,7 @@ import { hrefOf, navigate } from '../route';
 import { ActionPanel } from './orders/ActionPanel';
 import { useOrder } from './orders/hooks';
 import { OrderDetails } from './orders/OrderDetails';
+import { RecentOrders } from './orders/RecentOrders';
 import { guessKind, parseRef, refParam, type OrderRef, type RefKind } from './orders/ref';
 import { ACTION_WORDS, actionsFor, type ActionKind } from './orders/words';
 import './orders/orders.css';
@@ -76,6 +77,7 @@ export function LookupScreen({ orderRef }: { orderRef?: string }) {
           .
         </p>
       )}
+      {!current && active && <RecentOrders profile={active} />}
     </div>
   );
 }
