@@ -106,6 +106,7 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
     },
     journal: {
       search: ({ filter, offset, limit }) => services.journal.search(filter, offset, limit),
+      entry: ({ clientOrderId }) => services.journal.entry(clientOrderId),
       exportCsv: async ({ filter }) => {
         const stamp = new Date().toISOString().slice(0, 10);
         // Read and written in chunks once the file is chosen (nothing is read if cancelled); the

@@ -235,6 +235,25 @@ export const journalRowSchema = z.object({
   finalAt: z.string().nullable(),
 });
 
+export const journalDetailSchema = z.object({
+  row: journalRowSchema,
+  errorCode: z.string().nullable(),
+  updatedAt: z.string(),
+  /** The request as sent, redacted (card numbers masked; no secret is ever stored). */
+  request: z.record(z.string(), z.string()),
+  /** Every state the entry went through, oldest first. */
+  history: z.array(
+    z.object({
+      state: journalStateSchema,
+      status: z.string().nullable(),
+      orderId: z.string().nullable(),
+      errorCode: z.string().nullable(),
+      errorMessage: z.string().nullable(),
+      at: z.string(),
+    }),
+  ),
+});
+
 export const journalFilterSchema = z
   .object({
     orderRef: text(128).optional(),
@@ -421,6 +440,8 @@ export const contract = {
     cancel: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
   },
   journal: {
+    /** One entry in full: its fields, the redacted request, its answers in order. */
+    entry: call(z.object({ clientOrderId: id }).strict(), journalDetailSchema),
     search: call(
       z
         .object({

@@ -80,6 +80,16 @@ export interface JournalEntry {
   settleReason: string | null;
 }
 
+/** One step of an entry's life: written, acknowledged, answered. */
+export interface JournalAnswer {
+  state: JournalState;
+  status: string | null;
+  orderId: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  at: string;
+}
+
 export interface JournalFilter {
   /**
    * Matches exactly any id an entry carries: its own client_orderid and orderid, and the
@@ -458,6 +468,31 @@ export class Journal {
         return applied(current, set, updatedAt) ?? this.require(clientOrderId);
       })
       .immediate();
+  }
+
+  /** Every state the entry went through, oldest first (written by a trigger, migration 3). */
+  history(clientOrderId: string): JournalAnswer[] {
+    const rows = this.db
+      .prepare(
+        `SELECT state, status, orderid, error_code, error_message, at FROM journal_history
+         WHERE client_orderid = ? ORDER BY id`,
+      )
+      .all(clientOrderId) as {
+      state: JournalState;
+      status: string | null;
+      orderid: string | null;
+      error_code: string | null;
+      error_message: string | null;
+      at: string;
+    }[];
+    return rows.map((r) => ({
+      state: r.state,
+      status: r.status,
+      orderId: r.orderid,
+      errorCode: r.error_code,
+      errorMessage: r.error_message,
+      at: r.at,
+    }));
   }
 
   /** Entries whose final answer is still owed, oldest first: what a start must reconcile. */

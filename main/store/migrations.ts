@@ -112,5 +112,32 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (profile_id, orderid)
   );
   CREATE INDEX recent_orders_seen ON recent_orders(profile_id, seen_at);
+
+  -- Every state an entry went through, in order (written, acknowledged, final, refused,
+  -- unknown...), by the database itself, so no code path that answers an entry can skip it.
+  CREATE TABLE journal_history (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    client_orderid TEXT NOT NULL,
+    state          TEXT NOT NULL,
+    status         TEXT,
+    orderid        TEXT,
+    error_code     TEXT,
+    error_message  TEXT,
+    at             TEXT NOT NULL
+  );
+  CREATE INDEX journal_history_entry ON journal_history(client_orderid, id);
+  CREATE TRIGGER journal_history_insert AFTER INSERT ON journal BEGIN
+    INSERT INTO journal_history (client_orderid, state, status, orderid, error_code, error_message, at)
+    VALUES (NEW.client_orderid, NEW.state, NEW.status, NEW.orderid, NEW.error_code, NEW.error_message,
+      NEW.created_at);
+  END;
+  CREATE TRIGGER journal_history_update AFTER UPDATE ON journal
+  WHEN OLD.state IS NOT NEW.state OR OLD.status IS NOT NEW.status OR OLD.orderid IS NOT NEW.orderid
+    OR OLD.error_code IS NOT NEW.error_code OR OLD.error_message IS NOT NEW.error_message
+  BEGIN
+    INSERT INTO journal_history (client_orderid, state, status, orderid, error_code, error_message, at)
+    VALUES (NEW.client_orderid, NEW.state, NEW.status, NEW.orderid, NEW.error_code, NEW.error_message,
+      NEW.updated_at);
+  END;
   `,
 ];

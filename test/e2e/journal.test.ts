@@ -62,6 +62,25 @@ describe('Journal screen', () => {
     expect(await countText()).toBe('1 entry, newest first');
   });
 
+  it('opens an entry in full: its fields, the redacted request, its answers in order', async () => {
+    const { page } = h;
+    await page.getByRole('button', { name: `Details of Partial refund ${refundRef}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Journal entry Partial refund ${refundRef}` });
+    await dialog.getByText('Answers, in order').waitFor();
+    const text = await dialog.innerText();
+    for (const part of ['demo-sale-1001', 'anna.schmidt@example.com', 'RETURN', '0.50 EUR'])
+      expect(text).toContain(part);
+    const request = await dialog.getByRole('table').innerText();
+    expect(request).toMatch(/client_orderid\s+pd-/);
+    expect(request).toMatch(/amount\s+0\.50/);
+    const answers = await dialog.getByRole('listitem').allInnerTexts();
+    expect(answers).toHaveLength(3);
+    expect(answers[0]).toMatch(/Written, being sent/);
+    expect(answers[2]).toMatch(/Final: approved/);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it("finds the refund by the shop's order id and by the customer's e-mail", async () => {
     const { page } = h;
     const search = page.getByRole('search', { name: 'Search the journal' });

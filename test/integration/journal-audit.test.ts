@@ -96,6 +96,30 @@ describe('the journal as an audit trail', () => {
     expect(cells.final_at).toMatch(/[+-]\d\d:\d\d$/);
   });
 
+  it('gives one entry in full: every field, the redacted request, every answer in order', async () => {
+    const { services, act } = await started();
+    const { target, entry } = await act('refund', 'demo-sale-1003', { amount: '5.00' });
+    const detail = services.journal.entry(entry!.clientOrderId);
+    expect(detail.row).toMatchObject({
+      actionLabel: 'Partial refund',
+      email: 'maria.garcia@example.com',
+    });
+    expect(detail.request).toMatchObject({
+      client_orderid: entry!.clientOrderId,
+      orderid: target.orderId,
+      amount: '5.00',
+      currency: 'USD',
+      comment: 'Customer request',
+    });
+    expect(detail.history.map((h) => [h.state, h.status])).toEqual([
+      ['sending', null],
+      ['acknowledged', null],
+      ['final', 'approved'],
+    ]);
+    expect(detail.history[2]!.orderId).toBe(entry!.orderId);
+    expect(() => services.journal.entry('pd-nothing-here')).toThrow(/No journal entry/);
+  });
+
   it('labels a cancel of a hold "Cancel hold" (not "Refund"), and the filter finds it', async () => {
     const { services, act } = await started();
     await act('cancel', 'demo-auth-2002', { reason: 'Customer cancelled' });

@@ -276,6 +276,7 @@ const SHAPES: Record<string, string[]> = {
   'orders.refund': ACTION_FIELDS,
   'orders.cancel': ACTION_FIELDS,
   'journal.search': ['filter', 'offset', 'limit'],
+  'journal.entry': ['clientOrderId'],
   'journal.exportCsv': ['filter'],
   'tools.checkCallback': ['profileId', 'text'],
 };

@@ -12,6 +12,7 @@ import { useActiveProfile } from '../profile-context';
 import { keys } from '../queries';
 import { formatCount, plural } from './journal/format';
 import { draftOfPreset, filterOf, JournalFilters } from './journal/JournalFilters';
+import { EntryDetail } from './journal/EntryDetail';
 import { JournalList } from './journal/JournalList';
 import './journal/journal.css';
 
@@ -28,6 +29,7 @@ function JournalView({ preset }: { preset?: string }) {
     return result.errors ? {} : result.filter;
   });
   const filtered = Object.keys(filter).length > 0;
+  const [openEntry, setOpenEntry] = useState<string>();
 
   // The same query the list's first page uses: the count shown here is the list's.
   const count = useQuery({
@@ -102,7 +104,12 @@ function JournalView({ preset }: { preset?: string }) {
         ))}
       {exportCsv.error && <ErrorNotice error={exportCsv.error} title="Not exported:" />}
       {/* A new filter starts at the top of a new list. */}
-      {total !== 0 && <JournalList key={JSON.stringify(filter)} filter={filter} />}
+      {total !== 0 && (
+        <JournalList key={JSON.stringify(filter)} filter={filter} onOpen={setOpenEntry} />
+      )}
+      {openEntry && (
+        <EntryDetail clientOrderId={openEntry} onClose={() => setOpenEntry(undefined)} />
+      )}
     </section>
   );
 }

@@ -54,7 +54,7 @@ function StatusPill({ row }: { row: JournalRow }) {
   );
 }
 
-function Cells({ row }: { row: JournalRow }) {
+function Cells({ row, onOpen }: { row: JournalRow; onOpen: (clientOrderId: string) => void }) {
   const target = row.targetOrderId ?? row.orderId;
   const own =
     row.orderId && row.orderId !== target
@@ -71,7 +71,14 @@ function Cells({ row }: { row: JournalRow }) {
         {row.operator}
       </span>
       <span role="cell" title={`Gateway operation ${row.operation}`}>
-        {row.actionLabel}
+        <button
+          type="button"
+          className="link-button"
+          aria-label={`Details of ${row.actionLabel} ${row.clientOrderId}`}
+          onClick={() => onOpen(row.clientOrderId)}
+        >
+          {row.actionLabel}
+        </button>
       </span>
       <span
         role="cell"
@@ -108,7 +115,14 @@ function Cells({ row }: { row: JournalRow }) {
   );
 }
 
-export function JournalList({ filter }: { filter: JournalFilterInput }) {
+export function JournalList({
+  filter,
+  onOpen,
+}: {
+  filter: JournalFilterInput;
+  /** Opens the detail view of an entry. */
+  onOpen: (clientOrderId: string) => void;
+}) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [pages, setPages] = useState({ start: 0, end: 0 });
   const journal = useJournalWindow(filter, pages);
@@ -172,7 +186,7 @@ export function JournalList({ filter }: { filter: JournalFilterInput }) {
               style={{ transform: `translateY(${item.start}px)` }}
             >
               {row ? (
-                <Cells row={row} />
+                <Cells row={row} onOpen={onOpen} />
               ) : (
                 <span role="cell" className="loading-cell">
                   Loading…
