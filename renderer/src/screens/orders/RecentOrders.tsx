@@ -27,6 +27,8 @@ export function RecentOrders({ profile }: { profile: ProfileView }) {
           ...(deferred ? { query: deferred } : {}),
         }),
       ),
+    // Every lookup adds to the list: coming back to this screen reads it anew.
+    refetchOnMount: 'always',
   });
   const rows = recent.data ?? [];
 
