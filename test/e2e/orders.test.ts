@@ -337,6 +337,14 @@ describe('Orders screen', () => {
     const error = page.getByRole('alert').filter({ hasText: 'refused the connection' });
     await error.waitFor();
     expect(await error.textContent()).toContain('could not be looked up');
+    // The internal code is for support, under a disclosure, never in the sentence a clerk reads.
+    const sentence = await error.evaluate((element) => {
+      const copy = element.cloneNode(true) as HTMLElement;
+      copy.querySelector('details')?.remove();
+      return copy.textContent ?? '';
+    });
+    expect(sentence).not.toMatch(/\([A-Z_]{3,}\)/);
+    expect(await error.locator('details summary').innerText()).toBe('Details for support');
     await page.getByRole('button', { name: 'Look up again' }).waitFor();
 
     await page.getByRole('combobox', { name: 'Profile' }).selectOption({ label: 'Sandbox' });
