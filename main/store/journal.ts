@@ -470,7 +470,7 @@ export class Journal {
       .immediate();
   }
 
-  /** Every state the entry went through, oldest first (written by a trigger, migration 4). */
+  /** Every state the entry went through, oldest first (written by a trigger, migration 5). */
   history(clientOrderId: string): JournalAnswer[] {
     const rows = this.db
       .prepare(
