@@ -99,10 +99,40 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
         }),
       recent: ({ profileId, query }) => services.orders.recentOrders(profileId, query),
       openAction: () => services.orders.openAction(),
+      copyThreeDsAddress: async ({ profileId, orderid }) => {
+        await deps.copyText(await services.orders.threeDsAddress(profileId, orderid));
+        return null;
+      },
       capture: async (req) => actionResult(await services.orders.capture(req)),
       void: async (req) => actionResult(await services.orders.void(req)),
       refund: async (req) => actionResult(await services.orders.refund(req)),
       cancel: async (req) => actionResult(await services.orders.cancel(req)),
+    },
+    payouts: {
+      send: async (req) => actionResult(await services.payouts.send(req)),
+      check: async (req) => actionResult(await services.payouts.check(req)),
+      toPay: ({ profileId }) => services.payouts.toPay(profileId),
+      pay: async (req) => actionResult(await services.payouts.pay(req)),
+    },
+    cards: {
+      save: async (req) => actionResult(await services.cards.saveCard(req)),
+      info: ({ profileId, cardRefId }) => services.cards.info(profileId, cardRefId),
+      rebill: async (req) => actionResult(await services.cards.rebill(req)),
+    },
+    recurring: {
+      preview: (req) => services.recurring.preview(req),
+      create: async (req) => {
+        const created = await services.recurring.create(req);
+        return { ...actionResult(created), cardRefId: created.cardRefId };
+      },
+    },
+    payLinks: {
+      create: async (req) => actionResult(await services.payLinks.create(req)),
+      list: ({ profileId }) => services.payLinks.list(profileId),
+      copy: async ({ profileId, clientOrderId }) => {
+        await deps.copyText(services.payLinks.linkOf(profileId, clientOrderId));
+        return null;
+      },
     },
     journal: {
       search: ({ filter, offset, limit }) => services.journal.search(filter, offset, limit),

@@ -418,7 +418,20 @@ export class Store {
       CardRefRow | undefined;
   }
 
+  /** Every card reference of an endpoint, oldest first (read-only views for tests). */
+  listCardRefs(endpointId: string): CardRefRow[] {
+    return this.db
+      .prepare('SELECT * FROM card_refs WHERE endpoint_id = ? ORDER BY id')
+      .all(endpointId) as CardRefRow[];
+  }
+
   // Recurring payments -------------------------------------------------------------------
+
+  listRecurring(endpointId: string): RecurringRow[] {
+    return this.db
+      .prepare('SELECT * FROM recurring WHERE endpoint_id = ? ORDER BY id')
+      .all(endpointId) as RecurringRow[];
+  }
 
   insertRecurring(values: Omit<RecurringRow, 'id' | 'charges'>): RecurringRow {
     const id = this.insert('recurring', { ...values });

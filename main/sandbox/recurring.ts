@@ -2,40 +2,18 @@
 // the sandbox clock. Due times are computed from the first one (the anchor), so a subscription
 // started on 31 January is charged on the last day of February and on 31 March, never drifting.
 
+import { addPeriods } from '../gateway/schedule';
 import { refuse } from './codes';
 import type { CardRefRow, RecurringRow } from './db';
 import type { Engine } from './engine';
 
-const DAY_MS = 86_400_000;
 /** A sandbox left off for years must not spend minutes catching up on one tick. */
 const MAX_CHARGES_PER_RUN = 500;
 
 export type Period = RecurringRow['period'];
 
-/** The anchor moved forward by `count` periods of `interval`, in UTC, month ends clamped. */
-export function addPeriods(
-  anchorMs: number,
-  period: Period,
-  interval: number,
-  count: number,
-): number {
-  if (period === 'day') return anchorMs + count * interval * DAY_MS;
-  if (period === 'week') return anchorMs + count * interval * 7 * DAY_MS;
-  const anchor = new Date(anchorMs);
-  const monthIndex = anchor.getUTCMonth() + count * interval;
-  const year = anchor.getUTCFullYear() + Math.floor(monthIndex / 12);
-  const month = ((monthIndex % 12) + 12) % 12;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return Date.UTC(
-    year,
-    month,
-    Math.min(anchor.getUTCDate(), lastDay),
-    anchor.getUTCHours(),
-    anchor.getUTCMinutes(),
-    anchor.getUTCSeconds(),
-    anchor.getUTCMilliseconds(),
-  );
-}
+// The schedule rule is the gateway's, shared with Paydesk's preview (main/gateway/schedule.ts).
+export { addPeriods };
 
 /** `start-date` as YYYY-MM-DD, midnight UTC; today or later on the sandbox clock. */
 export function parseStartDate(text: string, nowMs: number): number {

@@ -86,6 +86,11 @@ export interface Sandbox {
   /** Runs the work that is due now and waits for the callbacks it sends. */
   runDueWork(): Promise<void>;
   orders(endpointId?: string): SandboxOrder[];
+  /** Read-only: the card references and subscriptions an endpoint has. */
+  cardRefs(endpointId: string): { id: string; sourceOrderId?: string }[];
+  subscriptions(
+    endpointId: string,
+  ): { id: string; clientOrderId: string; cardRefId: string; nextDueAt: number }[];
   close(): Promise<void>;
 }
 
@@ -388,6 +393,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     merchants: () => registry.all(),
     misbehave: (next) => misbehaviour.set(next),
     runDueWork,
+    cardRefs: (endpointId) =>
+      store.listCardRefs(endpointId).map((r) => ({
+        id: String(r.id),
+        ...(r.source_tx_id !== null ? { sourceOrderId: String(r.source_tx_id) } : {}),
+      })),
+    subscriptions: (endpointId) =>
+      store.listRecurring(endpointId).map((r) => ({
+        id: String(r.id),
+        clientOrderId: r.client_orderid,
+        cardRefId: String(r.card_ref_id),
+        nextDueAt: Number(r.next_due_at),
+      })),
     orders: (endpointId) =>
       store.listTx(endpointId).map((tx) => ({
         orderid: String(tx.id),

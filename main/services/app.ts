@@ -12,12 +12,17 @@ import type { SecretStore } from '../secrets';
 import { openStore, type Db, type Store, type StoreFault } from '../store/database';
 import { Journal, type JournalEntry } from '../store/journal';
 import { Profiles, type Profile } from '../store/profiles';
+import { ActionPath } from './action-path';
+import { CardService } from './cards';
 import { CallbackService } from './callbacks';
 import { Connections, defaultClientFactory } from './connection';
 import { JournalService } from './journal';
 import { KeyService } from './keys';
 import { OrderService, type OrderServiceOptions } from './orders';
+import { PayLinkService } from './paylinks';
+import { PayoutService } from './payouts';
 import { ProfileService } from './profiles';
+import { RecurringService } from './recurring';
 
 export interface StartOptions {
   dataDir: string;
@@ -51,6 +56,10 @@ export class PaydeskServices {
     readonly profiles: ProfileService,
     readonly keys: KeyService,
     readonly orders: OrderService,
+    readonly payouts: PayoutService,
+    readonly cards: CardService,
+    readonly recurring: RecurringService,
+    readonly payLinks: PayLinkService,
     readonly journal: JournalService,
     readonly callbacks: CallbackService,
     readonly report: StartupReport,
@@ -86,7 +95,8 @@ export class PaydeskServices {
         );
       }
     });
-    const orders = new OrderService(db, journal, connections, {
+    // One action path for every operation that moves money or registers something.
+    const actions = new ActionPath(db, journal, connections, {
       operator: options.operator,
       ...(options.wait ? { wait: options.wait } : {}),
       onEntryChanged: (entry) => {
@@ -99,6 +109,14 @@ export class PaydeskServices {
         options.onEntryChanged?.(entry);
       },
     });
+    const orders = new OrderService(
+      db,
+      journal,
+      connections,
+      { operator: options.operator },
+      actions,
+    );
+    const cards = new CardService(actions, connections);
 
     const probe = await options.secrets.probe();
     let report: StartupReport;
@@ -151,12 +169,16 @@ export class PaydeskServices {
       }
     }
     // Reconciling writes the journal: a read-only start leaves every entry as it is, for the next start.
-    const reconciled = probe.usable && !store.fault ? orders.reconcile() : Promise.resolve([]);
+    const reconciled = probe.usable && !store.fault ? actions.reconcile() : Promise.resolve([]);
     return new PaydeskServices(
       db,
       new ProfileService(profiles, options.secrets, connections),
       keys,
       orders,
+      new PayoutService(actions),
+      cards,
+      new RecurringService(actions, cards),
+      new PayLinkService(actions),
       new JournalService(journal),
       new CallbackService(profiles, options.secrets),
       report,
@@ -168,7 +190,7 @@ export class PaydeskServices {
 
   async close(): Promise<void> {
     await this.reconciled.catch(() => undefined);
-    await this.orders.close();
+    await this.orders.close(); // the one action path: every follow-up stops
     await this.sandbox?.close();
     this.store.close();
   }

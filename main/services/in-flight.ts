@@ -18,12 +18,14 @@ import {
   TransportError,
   ValidationError,
 } from '../gateway/errors';
+import { getOperation } from '../gateway/operations';
 import { abortableSleep, ONE_HOUR, publishedCadence, type WaitOptions } from '../gateway/poll';
 import type { PreparedRequest } from '../gateway/request';
-import { isFinalStatus, type AsyncResponse, type StatusResponse } from '../gateway/response';
+import type { GatewayResponse, StatusResponse } from '../gateway/response';
 import { IN_FLIGHT, JournalError, type Journal, type JournalEntry } from '../store/journal';
 import type { Connections } from './connection';
 import { ServiceError } from './errors';
+import { outcomeRule } from './outcomes';
 
 /** How long an unsettled entry is asked about before "no record" is taken as "not received". */
 export const DEFAULT_QUARANTINE_MS = ONE_HOUR;
@@ -54,7 +56,20 @@ const DEFAULT_RECORD_RETRY = {
   maxDelayMs: 30_000,
 };
 
-const WORD: Record<string, string> = { CAPTURE: 'capture', RETURN: 'refund', VOID: 'void' };
+const WORD: Record<string, string> = {
+  CAPTURE: 'capture',
+  RETURN: 'refund',
+  VOID: 'void',
+  PAYOUT: 'payout',
+  PAYOUT_V4_CHECK: 'payout check',
+  PAYOUT_V4_PAY: 'payout',
+  CARDREF: 'card reference',
+  CARDREF_V4: 'card reference',
+  REBILL: 'rebill',
+  CREATE_RP_V4: 'subscription',
+  SALEFORM: 'payment link',
+  PREAUTHFORM: 'payment link',
+};
 const wordOf = (entry: JournalEntry) => WORD[entry.operation] ?? entry.operation.toLowerCase();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -119,10 +134,10 @@ export class InFlight {
     entry: JournalEntry,
     prepared: PreparedRequest,
   ): Promise<JournalEntry> {
-    let ack: AsyncResponse | undefined;
+    let ack: GatewayResponse | undefined;
     let failure: Error | undefined;
     try {
-      ack = await client.sendPrepared(prepared, 'async-response');
+      ack = await client.sendPrepared(prepared, getOperation(entry.operation).response);
     } catch (error) {
       failure = error instanceof Error ? error : new Error(String(error));
     }
@@ -160,10 +175,20 @@ export class InFlight {
   /** The journal write for what sending gave: one of four outcomes. */
   private recordOutcome(
     clientOrderId: string,
-    ack: AsyncResponse | undefined,
+    ack: GatewayResponse | undefined,
     failure: unknown,
   ): JournalEntry {
-    if (ack) return this.journal.acknowledge(clientOrderId, ack.orderId);
+    if (ack) {
+      const entry = this.journal.get(clientOrderId);
+      const outcome = outcomeRule(entry?.operation ?? '').fromAnswer(ack);
+      if (outcome.final)
+        return this.journal.finish(clientOrderId, {
+          status: outcome.final,
+          ...(outcome.orderId ? { orderId: outcome.orderId } : {}),
+          ...(outcome.result ? { result: outcome.result } : {}),
+        });
+      return this.journal.acknowledge(clientOrderId, outcome.orderId, outcome.result);
+    }
     if (failure instanceof ValidationError || failure instanceof AuthError) {
       return this.journal.refuse(clientOrderId, {
         code: failure instanceof ValidationError ? failure.gatewayCode : failure.code,
@@ -269,7 +294,17 @@ export class InFlight {
     }
   }
 
+  /** False for an operation the gateway's `status` cannot tell about (a subscription). */
+  askable(entry: JournalEntry): boolean {
+    return outcomeRule(entry.operation).statusRef(entry) !== undefined;
+  }
+
   unsettledMessage(entry: JournalEntry): string {
+    if (!this.askable(entry))
+      return (
+        `This ${wordOf(entry)} may have reached the gateway, and the gateway offers no way to ask about it. ` +
+        'Paydesk sends nothing again. Ask the operator whether it exists, then settle the journal entry by hand with what they say.'
+      );
     const until = new Date(this.quarantineEnd(entry)).toISOString().slice(11, 16);
     return (
       `This ${wordOf(entry)} may have reached the gateway, which has no record of it yet. ` +
@@ -279,11 +314,13 @@ export class InFlight {
 
   /** The gateway's status of our own request, or undefined when it has no record of it (yet). */
   async statusOf(client: GatewayClient, entry: JournalEntry): Promise<StatusResponse | undefined> {
+    const rule = outcomeRule(entry.operation);
+    const ref = rule.statusRef(entry);
+    if (!ref) return undefined;
     try {
-      return await client.status({
-        client_orderid: entry.clientOrderId,
-        ...(entry.orderId ? { orderid: entry.orderId } : {}),
-      });
+      const found = await client.status(ref);
+      // Found, but showing nothing of this request (a pay the payout has not seen): not yet.
+      return rule.received(found) ? found : undefined;
     } catch (error) {
       if (error instanceof ValidationError) return undefined;
       throw error;
@@ -292,13 +329,20 @@ export class InFlight {
 
   /** Records the gateway's status of an entry: acknowledged, then final when it is. */
   adopt(client: GatewayClient, entry: JournalEntry, status: StatusResponse): JournalEntry {
-    let current = this.journal.acknowledge(entry.clientOrderId, status.orderId);
-    if (isFinalStatus(status.status) && current.state !== 'refused') {
+    const rule = outcomeRule(entry.operation);
+    let current = this.journal.acknowledge(
+      entry.clientOrderId,
+      status.orderId,
+      rule.seenResult?.(status),
+    );
+    const final = rule.finalOf(status);
+    if (final && current.state !== 'refused') {
       current = this.journal.finish(entry.clientOrderId, {
-        status: status.status,
+        status: final.status,
         ...(status.orderId ? { orderId: status.orderId } : {}),
         ...(status.errorMessage ? { errorMessage: status.errorMessage } : {}),
         ...(status.errorCode ? { errorCode: status.errorCode } : {}),
+        ...(final.result ? { result: final.result } : {}),
       });
     } else if (current.state === 'acknowledged') {
       this.follow(client, current);
@@ -310,6 +354,8 @@ export class InFlight {
   /** An unsettled entry whose quarantine is over, with still no record: not received. */
   private closeIfQuarantineOver(entry: JournalEntry, checks?: number): boolean {
     if (entry.state !== 'unknown' && entry.state !== 'sending') return false;
+    // Nobody can learn it from the gateway: only a person may say it was not received.
+    if (!this.askable(entry)) return false;
     const now = Date.now();
     if (now < this.quarantineEnd(entry)) return false;
     const waited = now - Date.parse(entry.sentAt ?? entry.createdAt);
@@ -326,6 +372,8 @@ export class InFlight {
   /** Follows an entry to its final status in the background (one follow-up per entry). */
   follow(client: GatewayClient, entry: JournalEntry): void {
     if (this.following.has(entry.clientOrderId) || this.closed) return;
+    // An operation `status` cannot tell about has nothing to follow.
+    if (!this.askable(entry)) return;
     const stop = new AbortController();
     this.followUps.add(stop);
     const done = this.followToEnd(client, entry.clientOrderId, stop.signal)
@@ -381,10 +429,11 @@ export class InFlight {
       }
       current = this.journal.get(clientOrderId) ?? current;
       if (!IN_FLIGHT.includes(current.state)) return current;
-      if (found && isFinalStatus(found.status)) return this.adopt(client, current, found);
+      const rule = outcomeRule(current.operation);
+      if (found && rule.finalOf(found)) return this.adopt(client, current, found);
       if (found && current.state !== 'acknowledged') {
         // Seen at the gateway, not final yet: it is no longer unsettled.
-        current = this.journal.acknowledge(clientOrderId, found.orderId);
+        current = this.journal.acknowledge(clientOrderId, found.orderId, rule.seenResult?.(found));
         this.changed(current);
       }
       if (answered && !found && this.closeIfQuarantineOver(current, checks))

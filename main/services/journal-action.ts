@@ -2,6 +2,7 @@
 // partial and that a return on a preauth is a cancel of its hold, so the Journal screen, its
 // filter and the CSV never have to guess from the gateway's operation name.
 
+import type { RequestOperation } from '../gateway/operations';
 import type { JournalAction } from '../../preload/contract';
 import type { ActionKind } from './order-rules';
 
@@ -21,3 +22,19 @@ export function journalAction(
   if (kind === 'capture') return partial ? 'partial-capture' : 'capture';
   return partial ? 'partial-refund' : 'refund';
 }
+
+/**
+ * What the clerk did, for operations that are one act whatever their amount (payouts, cards,
+ * subscriptions, links). Captures, voids and returns are told apart by journalAction above.
+ */
+export const ACTION_OF_OPERATION: Partial<Record<RequestOperation, JournalAction>> = {
+  PAYOUT: 'payout',
+  PAYOUT_V4_CHECK: 'payout-check',
+  PAYOUT_V4_PAY: 'payout-pay',
+  CARDREF: 'save-card',
+  CARDREF_V4: 'save-card',
+  REBILL: 'rebill',
+  CREATE_RP_V4: 'subscription',
+  SALEFORM: 'payment-link',
+  PREAUTHFORM: 'hold-link',
+};

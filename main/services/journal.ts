@@ -36,6 +36,7 @@ export interface JournalRowView {
   status: string | null;
   errorMessage: string | null;
   finalAt: string | null;
+  result: Record<string, string>;
 }
 
 export function journalRowView(e: JournalEntry): JournalRowView {
@@ -60,6 +61,7 @@ export function journalRowView(e: JournalEntry): JournalRowView {
     status: e.status,
     errorMessage: e.errorMessage,
     finalAt: e.finalAt,
+    result: e.result,
   };
 }
 

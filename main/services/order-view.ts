@@ -55,9 +55,13 @@ export interface OrderView {
     holder?: string;
     expMonth?: string;
     expYear?: string;
+    /** The card reference of this order's card, when it was saved. */
+    refId?: string;
   };
   /** A 3DS challenge is waiting for the customer. */
   threeDsPending: boolean;
+  /** The address the customer must open to finish 3-D Secure, while it waits. */
+  threeDsAddress: string | null;
   /** Captures or refunds were made outside Paydesk: their amount is not in the figures. */
   changedElsewhere: boolean;
   pending: PendingView[];
@@ -121,8 +125,11 @@ export function orderView(
       holder: status.card.cardholderName,
       expMonth: status.card.expMonth,
       expYear: status.card.expYear,
+      refId: status.card.cardRefId,
     },
     threeDsPending,
+    threeDsAddress:
+      status.status === 'processing' && status.html && status.redirectTo ? status.redirectTo : null,
     changedElsewhere: figures.changedElsewhere,
     pending: figures.pending.map((e) => ({
       clientOrderId: e.clientOrderId,

@@ -78,6 +78,8 @@ export interface JournalEntry {
   /** Set when a person settled the entry by hand, with their reason. */
   settledBy: string | null;
   settleReason: string | null;
+  /** What the gateway answered beyond its status (card-ref-id, recurring-payment-id, redirect-url). */
+  result: Record<string, string>;
 }
 
 /** One step of an entry's life: written, acknowledged, answered. */
@@ -89,6 +91,9 @@ export interface JournalAnswer {
   errorMessage: string | null;
   at: string;
 }
+
+/** Answer fields kept in an entry's result; anything else of an answer is not kept. */
+export type EntryResult = Readonly<Record<string, string>>;
 
 export interface JournalFilter {
   /**
@@ -147,6 +152,7 @@ interface Row {
   lease_until: string | null;
   settled_by: string | null;
   settle_reason: string | null;
+  result: string | null;
 }
 
 function toEntry(row: Row): JournalEntry {
@@ -179,6 +185,7 @@ function toEntry(row: Row): JournalEntry {
     leaseUntil: row.lease_until,
     settledBy: row.settled_by,
     settleReason: row.settle_reason,
+    result: row.result ? (JSON.parse(row.result) as Record<string, string>) : {},
   };
 }
 
@@ -303,6 +310,7 @@ export class Journal {
       leaseUntil: entry.lease?.until.toISOString() ?? null,
       settledBy: null,
       settleReason: null,
+      result: {},
     };
   }
 
@@ -320,15 +328,28 @@ export class Journal {
   }
 
   /** The gateway acknowledged the request (an async-response): its orderid is now known. */
-  acknowledge(clientOrderId: string, orderId: string | undefined): JournalEntry {
+  acknowledge(
+    clientOrderId: string,
+    orderId: string | undefined,
+    result?: EntryResult,
+  ): JournalEntry {
     return this.transition(
       clientOrderId,
       (current): Decision => {
+        const merged = mergeResult(current, result);
         // A late acknowledgement of an entry already further on repeats what is known: a no-op.
-        if (current.state === 'acknowledged' || current.state === 'final')
-          return orderId && !current.orderId ? { orderid: orderId } : 'same';
+        if (current.state === 'acknowledged' || current.state === 'final') {
+          const set: Record<string, string | null> = {};
+          if (orderId && !current.orderId) set.orderid = orderId;
+          if (merged) set.result = merged;
+          return Object.keys(set).length ? set : 'same';
+        }
         if (current.state === 'refused') return 'illegal';
-        return { state: 'acknowledged', orderid: orderId ?? null };
+        return {
+          state: 'acknowledged',
+          orderid: orderId ?? null,
+          ...(merged ? { result: merged } : {}),
+        };
       },
       'acknowledged',
     );
@@ -337,14 +358,22 @@ export class Journal {
   /** The gateway's final status for the operation. */
   finish(
     clientOrderId: string,
-    answer: { status: string; orderId?: string; errorCode?: string; errorMessage?: string },
+    answer: {
+      status: string;
+      orderId?: string;
+      errorCode?: string;
+      errorMessage?: string;
+      result?: EntryResult;
+    },
   ): JournalEntry {
     return this.transition(
       clientOrderId,
       (current): Decision => {
         if (current.state === 'final') return current.status === answer.status ? 'same' : 'illegal';
         if (current.state === 'refused') return 'illegal';
+        const merged = mergeResult(current, answer.result);
         return {
+          ...(merged ? { result: merged } : {}),
           state: 'final',
           status: answer.status,
           orderid: answer.orderId ?? null,
@@ -546,6 +575,14 @@ export class Journal {
   *iterate(filter: JournalFilter = {}): Generator<JournalEntry> {
     for (const batch of this.iterateBatches(filter)) yield* batch;
   }
+}
+
+/** The entry's result with `more` added, as JSON; undefined when nothing new. */
+function mergeResult(current: JournalEntry, more: EntryResult | undefined): string | undefined {
+  if (!more) return undefined;
+  const fresh = Object.entries(more).filter(([k, v]) => v && current.result[k] !== v);
+  if (fresh.length === 0) return undefined;
+  return JSON.stringify({ ...current.result, ...Object.fromEntries(fresh) });
 }
 
 /**

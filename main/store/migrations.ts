@@ -79,7 +79,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX journal_profile ON journal(profile_id);
   CREATE INDEX journal_email_nocase ON journal(email COLLATE NOCASE);
   `,
-  // 5: the journal as an audit trail. What the clerk did (action: capture, partial-capture,
+  // 5: what the gateway answered beyond its status, for operations that register something: the
+  // card reference, the subscription, the hosted-form link, the payout's masked destination.
+  // JSON of named answer fields; never a card number (masked before it is written).
+  `ALTER TABLE journal ADD COLUMN result TEXT;`,
+  // 6: the journal as an audit trail. What the clerk did (action: capture, partial-capture,
   // refund, partial-refund, void, cancel-hold; the gateway's operation stays in \`operation\`),
   // and the target order's shop id (its client_orderid), so a search by the shop's id finds it.
   // changed_elsewhere: when the entry was written the order showed captures or refunds made
@@ -92,7 +96,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE journal ADD COLUMN changed_elsewhere INTEGER NOT NULL DEFAULT 0
     CHECK (changed_elsewhere IN (0, 1));
   UPDATE journal SET action = CASE operation WHEN 'CAPTURE' THEN 'capture' WHEN 'VOID' THEN 'void'
-    WHEN 'RETURN' THEN 'refund' END WHERE action IS NULL;
+    WHEN 'RETURN' THEN 'refund' WHEN 'PAYOUT' THEN 'payout' WHEN 'PAYOUT_V4_CHECK' THEN 'payout-check'
+    WHEN 'PAYOUT_V4_PAY' THEN 'payout-pay' WHEN 'CARDREF' THEN 'save-card'
+    WHEN 'CARDREF_V4' THEN 'save-card' WHEN 'REBILL' THEN 'rebill'
+    WHEN 'CREATE_RP_V4' THEN 'subscription' WHEN 'SALEFORM' THEN 'payment-link'
+    WHEN 'PREAUTHFORM' THEN 'hold-link' END WHERE action IS NULL;
   CREATE INDEX journal_target_client ON journal(target_client_orderid);
   CREATE INDEX journal_action ON journal(action);
 

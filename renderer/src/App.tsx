@@ -10,7 +10,7 @@ import { ErrorNotice, Notice } from './components/Notice';
 import { StoreNotice } from './components/StoreNotice';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
 import { keys, useAppStatus, useJournalEvents } from './queries';
-import { hrefOf, SCREENS, useRoute } from './route';
+import { GROUPS, hrefOf, SCREENS, useRoute } from './route';
 
 // Each screen is its own chunk, loaded when it is first shown: the first start loads the
 // frame and one screen, not all of them (and the journal's virtual list only with the journal).
@@ -30,6 +30,26 @@ const ProfilesScreen = lazy(() =>
 );
 const KeysScreen = lazy(() =>
   import('./screens/KeysScreen').then((m) => ({ default: m.KeysScreen })),
+);
+const PayoutsScreen = lazy(() =>
+  import('./screens/payouts/PayoutsScreen').then((m) => ({ default: m.PayoutsScreen })),
+);
+const PayoutsToPayScreen = lazy(() =>
+  import('./screens/payouts-to-pay/PayoutsToPayScreen').then((m) => ({
+    default: m.PayoutsToPayScreen,
+  })),
+);
+const CardInfoScreen = lazy(() =>
+  import('./screens/card-info/CardInfoScreen').then((m) => ({ default: m.CardInfoScreen })),
+);
+const RebillScreen = lazy(() =>
+  import('./screens/rebill/RebillScreen').then((m) => ({ default: m.RebillScreen })),
+);
+const RecurringScreen = lazy(() =>
+  import('./screens/recurring/RecurringScreen').then((m) => ({ default: m.RecurringScreen })),
+);
+const PayLinkScreen = lazy(() =>
+  import('./screens/pay-link/PayLinkScreen').then((m) => ({ default: m.PayLinkScreen })),
 );
 
 export function App() {
@@ -100,19 +120,31 @@ function Frame() {
       )}
       <div className="app-body">
         <nav className="app-nav" aria-label="Screens">
-          <ul>
-            {SCREENS.map((s) => (
-              <li key={s.name}>
-                <a
-                  href={hrefOf({ screen: s.name })}
-                  aria-current={route.screen === s.name ? 'page' : undefined}
-                >
-                  <span className="nav-label">{s.label}</span>
-                  <span className="nav-who">{s.who}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
+          {GROUPS.map((group) => {
+            const screens = SCREENS.filter((s) => s.group === group);
+            if (screens.length === 0) return null;
+            const headingId = `nav-${group.replace(/\W+/g, '-').toLowerCase()}`;
+            return (
+              <div key={group} className="nav-group">
+                <h2 id={headingId} className="nav-group-title">
+                  {group}
+                </h2>
+                <ul aria-labelledby={headingId}>
+                  {screens.map((s) => (
+                    <li key={s.name}>
+                      <a
+                        href={hrefOf({ screen: s.name })}
+                        aria-current={route.screen === s.name ? 'page' : undefined}
+                      >
+                        <span className="nav-label">{s.label}</span>
+                        <span className="nav-who">{s.who}</span>
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            );
+          })}
         </nav>
         <main className="app-main">
           {status.data && !status.data.store.writable && (
@@ -131,6 +163,18 @@ function Frame() {
             {route.screen === 'lookup' && (
               <LookupScreen {...(route.param ? { orderRef: route.param } : {})} />
             )}
+            {route.screen === 'payouts' && <PayoutsScreen />}
+            {route.screen === 'payouts-to-pay' && <PayoutsToPayScreen />}
+            {route.screen === 'card-info' && (
+              <CardInfoScreen {...(route.param ? { cardRef: route.param } : {})} />
+            )}
+            {route.screen === 'rebill' && (
+              <RebillScreen {...(route.param ? { cardRef: route.param } : {})} />
+            )}
+            {route.screen === 'recurring' && (
+              <RecurringScreen {...(route.param ? { cardRef: route.param } : {})} />
+            )}
+            {route.screen === 'pay-link' && <PayLinkScreen />}
             {route.screen === 'journal' && (
               <JournalScreen {...(route.param ? { preset: route.param } : {})} />
             )}

@@ -2,13 +2,73 @@
 
 import { useEffect, useState } from 'react';
 
-export type ScreenName = 'lookup' | 'journal' | 'callback-check' | 'profiles' | 'keys';
-export const SCREENS: readonly { name: ScreenName; label: string; who: string }[] = [
-  { name: 'lookup', label: 'Orders', who: 'Look up, capture, void and refund' },
-  { name: 'journal', label: 'Journal', who: 'Everything Paydesk sent' },
-  { name: 'callback-check', label: 'Callback check', who: 'Did the gateway send this?' },
-  { name: 'profiles', label: 'Profiles', who: 'Gateway connections' },
-  { name: 'keys', label: 'Keys', who: 'RSA keys for signing' },
+export type ScreenName =
+  | 'lookup'
+  | 'payouts'
+  | 'payouts-to-pay'
+  | 'card-info'
+  | 'rebill'
+  | 'recurring'
+  | 'pay-link'
+  | 'callback-check'
+  | 'journal'
+  | 'profiles'
+  | 'keys';
+
+/** The navigation's groups, by what people do. */
+export const GROUPS = [
+  'Orders',
+  'Payouts',
+  'Cards and subscriptions',
+  'Pay-by-link',
+  'Tools',
+  'Journal',
+  'Admin',
+] as const;
+export type Group = (typeof GROUPS)[number];
+
+export const SCREENS: readonly { name: ScreenName; label: string; who: string; group: Group }[] = [
+  { name: 'lookup', label: 'Orders', who: 'Look up, capture, void and refund', group: 'Orders' },
+  { name: 'payouts', label: 'Payouts', who: 'Send money, one or two steps', group: 'Payouts' },
+  {
+    name: 'payouts-to-pay',
+    label: 'Payouts to pay',
+    who: 'Checked, waiting to be paid',
+    group: 'Payouts',
+  },
+  {
+    name: 'card-info',
+    label: 'Card references',
+    who: 'Save a card, read a reference',
+    group: 'Cards and subscriptions',
+  },
+  {
+    name: 'rebill',
+    label: 'Rebill',
+    who: 'Charge a saved card',
+    group: 'Cards and subscriptions',
+  },
+  {
+    name: 'recurring',
+    label: 'Subscriptions',
+    who: 'Set up recurring charges',
+    group: 'Cards and subscriptions',
+  },
+  {
+    name: 'pay-link',
+    label: 'Payment links',
+    who: 'Phone and e-mail orders',
+    group: 'Pay-by-link',
+  },
+  {
+    name: 'callback-check',
+    label: 'Callback check',
+    who: 'Did the gateway send this?',
+    group: 'Tools',
+  },
+  { name: 'journal', label: 'Journal', who: 'Everything Paydesk sent', group: 'Journal' },
+  { name: 'profiles', label: 'Profiles', who: 'Gateway connections', group: 'Admin' },
+  { name: 'keys', label: 'Keys', who: 'RSA keys for signing', group: 'Admin' },
 ];
 
 export interface Route {

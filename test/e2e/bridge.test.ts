@@ -28,11 +28,15 @@ describe('window.paydesk in the page', () => {
     const keys = await h.page.evaluate(() => Object.keys(window.paydesk!).sort());
     expect(keys).toEqual([
       'app',
+      'cards',
       'journal',
       'keys',
       'on',
       'orders',
+      'payLinks',
+      'payouts',
       'profiles',
+      'recurring',
       'tools',
       'version',
     ]);

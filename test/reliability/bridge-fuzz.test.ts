@@ -224,6 +224,30 @@ function plausible(field: string, options: { realProfile: boolean }): fc.Arbitra
       return fc.boolean();
     case 'state':
       return fc.constantFrom('sending', 'final', 'unknown', 'bogus');
+    case 'destination':
+      return fc.constantFrom(
+        { kind: 'card', cardNumber: '4444 5555 6666 1111' },
+        { kind: 'card', cardNumber: '4444555566661112' },
+        { kind: 'card-ref', cardRefId: '7770001' },
+        { kind: 'bank', accountNumber: 'DE89370400440532013000', bankName: 'X', bic: 'COBADEFF' },
+        { kind: 'phone', phone: '+447700900123' },
+        { kind: 'pigeon' },
+      );
+    case 'currency':
+      return fc.constantFrom('EUR', 'eur', 'EURO', '');
+    case 'cardRefId':
+      return fc.constantFrom('7770001', '1', 'abc', '');
+    case 'kind':
+      return fc.constantFrom('sale', 'preauth', 'other');
+    case 'period':
+      return fc.constantFrom('day', 'week', 'month', 'year', '');
+    case 'interval':
+    case 'repeats':
+      return fc.constantFrom('1', '0', '12', '-1', 'x', '');
+    case 'startDate':
+      return fc.constantFrom('2099-01-31', '2020-01-01', '2099-02-30', '');
+    case 'returnUrl':
+      return fc.constantFrom('https://shop.example/thanks', 'javascript:alert(1)', '');
     case 'profile':
       return shaped(PROFILE_FIELDS, options);
     case 'filter':
@@ -252,6 +276,17 @@ const FILTER_FIELDS = [
   'from',
   'to',
 ];
+const PAYOUT_FIELDS = [
+  'profileId',
+  'clientOrderId',
+  'destination',
+  'receiverLastName',
+  'amount',
+  'currency',
+  'purpose',
+  'description',
+];
+const SCHEDULE_FIELDS = ['amount', 'currency', 'period', 'interval', 'startDate', 'repeats'];
 const ACTION_FIELDS = ['profileId', 'orderid', 'clientOrderId', 'amount', 'reason', 'note'];
 
 /** The top-level fields of each call's request; the test fails when a call has none listed. */
@@ -279,6 +314,36 @@ const SHAPES: Record<string, string[]> = {
   'journal.entry': ['clientOrderId'],
   'journal.exportCsv': ['filter'],
   'tools.checkCallback': ['profileId', 'text'],
+  'orders.copyThreeDsAddress': ['profileId', 'orderid'],
+  'payouts.send': PAYOUT_FIELDS,
+  'payouts.check': PAYOUT_FIELDS,
+  'payouts.toPay': ['profileId'],
+  'payouts.pay': ['profileId', 'clientOrderId', 'checkClientOrderId'],
+  'cards.save': ['profileId', 'clientOrderId', 'orderid'],
+  'cards.info': ['profileId', 'cardRefId'],
+  'cards.rebill': ['profileId', 'clientOrderId', 'cardRefId', 'amount', 'currency', 'description'],
+  'recurring.preview': SCHEDULE_FIELDS,
+  'recurring.create': [
+    ...SCHEDULE_FIELDS,
+    'profileId',
+    'clientOrderId',
+    'cardRefId',
+    'orderid',
+    'email',
+    'description',
+  ],
+  'payLinks.create': [
+    'profileId',
+    'clientOrderId',
+    'kind',
+    'amount',
+    'currency',
+    'email',
+    'description',
+    'returnUrl',
+  ],
+  'payLinks.list': ['profileId'],
+  'payLinks.copy': ['profileId', 'clientOrderId'],
 };
 
 function shaped(fields: string[], options: { realProfile: boolean }): fc.Arbitrary<unknown> {

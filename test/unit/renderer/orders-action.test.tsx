@@ -53,6 +53,7 @@ const order: OrderViewData = {
   changedElsewhere: false,
   pending: [],
   captures: [],
+  threeDsAddress: null,
   actions: {
     capture: { allowed: false, reason: 'Only a preauth can be captured.' },
     void: { allowed: true },
@@ -82,6 +83,7 @@ const row = (clientOrderId: string, patch: Partial<JournalRow>): JournalRow => (
   status: null,
   errorMessage: null,
   finalAt: null,
+  result: {},
   ...patch,
 });
 

@@ -58,6 +58,7 @@ function entry(
     targetOrderId: '1000001',
     targetClientOrderId: null,
     action: null,
+    result: {},
     changedElsewhere: false,
     orderId: null,
     amountMinor: amount,

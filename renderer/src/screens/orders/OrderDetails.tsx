@@ -7,6 +7,7 @@ import type { OrderViewData } from '../../../../preload/contract';
 import { Notice } from '../../components/Notice';
 import { hrefOf } from '../../route';
 import { refParam } from './ref';
+import { SavedCard, ThreeDsAddress } from './ThreeDsAddress';
 import { operationWords, STATE_WORDS, statusLabel, typeWords } from './words';
 import { showMoney } from './money';
 
@@ -48,6 +49,7 @@ export function OrderDetails({
         <Notice kind="info">
           <strong>3-D Secure pending.</strong> The customer has not finished the bank’s check yet;
           the order becomes final when they do, or when the check times out.
+          <ThreeDsAddress order={order} />
         </Notice>
       )}
 
@@ -64,6 +66,7 @@ export function OrderDetails({
           <dt>Card</dt>
           <dd>
             <CardSummary card={order.card} />
+            <SavedCard order={order} />
           </dd>
         </dl>
 

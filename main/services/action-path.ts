@@ -1,0 +1,213 @@
+// The one path every operation that moves money or registers something takes: capture, void,
+// refund, payouts, card references, rebills, subscriptions, payment links.
+//
+// - The caller got an action id (a fresh client_orderid) when the action was opened, and sends
+//   the same one on every retry. One action id, one request, ever: calls with the same id run
+//   one after another in this process, and a second process waits for the lease of the first.
+// - The rules and the journal entry are decided in one IMMEDIATE SQLite transaction, so two
+//   windows or two processes cannot both pass a rule that only one of them may pass.
+// - The request is built and signed before its entry is written (a request that cannot be
+//   built leaves no entry), and the entry is written before the request leaves.
+// - A retry never sends: it returns what is known, or asks `status` (in-flight.ts).
+// - Every answer is recorded; card numbers are masked in the journal (store/redact.ts) and the
+//   result of a call is the journal entry, which holds nothing else.
+
+import { randomBytes } from 'node:crypto';
+
+import type { GatewayClient } from '../gateway/client';
+import type { RequestOperation } from '../gateway/operations';
+import type { JournalAction } from '../../preload/contract';
+import { requireWritable, type Db } from '../store/database';
+import { JournalError, type Journal, type JournalEntry } from '../store/journal';
+import type { Profile } from '../store/profiles';
+import type { Connections } from './connection';
+import { ServiceError } from './errors';
+import { InFlight, type InFlightOptions } from './in-flight';
+import { ACTION_OF_OPERATION } from './journal-action';
+
+export type ActionPathOptions = InFlightOptions;
+
+/** What an action sends and what its journal entry says about it. */
+export interface ActionPlan {
+  operation: RequestOperation;
+  fields: Record<string, string>;
+  targetOrderId?: string;
+  amountMinor?: bigint;
+  currency?: string;
+  reason?: string;
+  note?: string;
+  email?: string;
+  /** What the clerk did, in the journal's words (journal-action.ts); absent: the operation. */
+  action?: JournalAction;
+  /** The target order's shop id (its client_orderid), so a search by it finds the entry. */
+  targetClientOrderId?: string;
+  /** The order showed captures or refunds made outside Paydesk when this was decided. */
+  changedElsewhere?: boolean;
+}
+
+export interface ActionCall<Before> {
+  /** What the action does, for a refusal: "send a refund". */
+  what?: string;
+  profileId: string;
+  /** From openAction(); the same one on every retry of this action. */
+  clientOrderId: string;
+  /** Read before the claim, outside the transaction: the order's status, say. */
+  before?: (client: GatewayClient, profile: Profile) => Promise<Before>;
+  /**
+   * Inside the IMMEDIATE transaction: the rules (throw a ServiceError to refuse, nothing is
+   * written) and the plan of what to send. The journal as it is now is what the rules see.
+   */
+  plan: (before: Before, journal: Journal) => ActionPlan;
+  /** For a retry with an id already in the journal: why it is not the same action, if it is not. */
+  mismatch?: (existing: JournalEntry) => string | undefined;
+}
+
+export interface ActionResult {
+  entry: JournalEntry;
+  /** True when this call sent nothing because the action was already recorded. */
+  replayed: boolean;
+}
+
+/** An action id already in the journal (claimed), or the entry just begun and its request. */
+type Claim =
+  | { claimed: JournalEntry }
+  | {
+      claimed?: undefined;
+      entry: JournalEntry;
+      prepared: ReturnType<GatewayClient['prepare']>;
+    };
+
+const ACTION_ID = /^pd-[a-z0-9-]{6,64}$/;
+
+export class ActionPath {
+  readonly inFlight: InFlight;
+  /** The tail of the calls made with each action id: the next one waits for it. */
+  private readonly byActionId = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly db: Db,
+    readonly journal: Journal,
+    private readonly connections: Connections,
+    private readonly options: ActionPathOptions,
+  ) {
+    this.inFlight = new InFlight(journal, connections, options);
+  }
+
+  get operator(): string {
+    return this.options.operator;
+  }
+
+  /** A fresh client_orderid for a new action; keep it and send it again on every retry. */
+  openAction(): { clientOrderId: string } {
+    return { clientOrderId: `pd-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}` };
+  }
+
+  run<Before>(call: ActionCall<Before>): Promise<ActionResult> {
+    const clientOrderId = call.clientOrderId.trim();
+    // Calls with one action id run one after another: the second sees what the first did.
+    const before = this.byActionId.get(clientOrderId) ?? Promise.resolve();
+    const run = before.then(() => this.runOnce({ ...call, clientOrderId }));
+    const tail = run.catch(() => undefined);
+    this.byActionId.set(clientOrderId, tail);
+    void tail.then(() => {
+      if (this.byActionId.get(clientOrderId) === tail) this.byActionId.delete(clientOrderId);
+    });
+    return run;
+  }
+
+  private async runOnce<Before>(call: ActionCall<Before>): Promise<ActionResult> {
+    // Read-only (damaged or unwritable database): nothing can be journaled, so nothing is sent.
+    requireWritable(this.db, call.what ?? 'send it');
+    const { clientOrderId } = call;
+    if (!ACTION_ID.test(clientOrderId)) {
+      throw new ServiceError(
+        'ACTION_MISMATCH',
+        'This action has no valid id; open the action again.',
+        'clientOrderId',
+      );
+    }
+    // A retry of an action already recorded: never send blindly.
+    const existing = this.journal.get(clientOrderId);
+    if (existing) return this.resume(existing, call);
+
+    const { client, profile } = await this.connections.clientFor(call.profileId);
+    const before = call.before ? await call.before(client, profile) : (undefined as Before);
+    const claim = this.db
+      .transaction((): Claim => {
+        const claimed = this.journal.get(clientOrderId);
+        if (claimed) return { claimed };
+        const plan = call.plan(before, this.journal);
+        // Built and signed before the journal entry: a request that cannot be built leaves no entry.
+        const prepared = client.prepare(plan.operation, plan.fields);
+        const entry = this.journal.begin({
+          clientOrderId,
+          profileId: call.profileId,
+          operator: this.options.operator,
+          operation: plan.operation,
+          fields: plan.fields,
+          ...(plan.targetOrderId ? { targetOrderId: plan.targetOrderId } : {}),
+          ...(plan.amountMinor !== undefined ? { amountMinor: plan.amountMinor } : {}),
+          ...(plan.currency ? { currency: plan.currency } : {}),
+          ...(plan.reason ? { reason: plan.reason } : {}),
+          ...(plan.note ? { note: plan.note } : {}),
+          ...(plan.email ? { email: plan.email } : {}),
+          ...((plan.action ?? ACTION_OF_OPERATION[plan.operation])
+            ? { action: plan.action ?? ACTION_OF_OPERATION[plan.operation] }
+            : {}),
+          ...(plan.targetClientOrderId ? { targetClientOrderId: plan.targetClientOrderId } : {}),
+          ...(plan.changedElsewhere ? { changedElsewhere: true } : {}),
+          lease: this.inFlight.lease(),
+        });
+        return { entry, prepared };
+        // IMMEDIATE: the write lock is taken before the rules read, so another process waits its
+        // turn (busy timeout) instead of failing "database is locked" when this read must become a write.
+      })
+      .immediate();
+    if (claim.claimed) return this.resume(claim.claimed, call);
+    this.options.onEntryChanged?.(claim.entry);
+    return {
+      entry: await this.inFlight.send(client, claim.entry, claim.prepared),
+      replayed: false,
+    };
+  }
+
+  /** A retry with a client_orderid already in the journal: the same action, never sent again. */
+  private resume<Before>(existing: JournalEntry, call: ActionCall<Before>): Promise<ActionResult> {
+    const mismatch =
+      call.mismatch?.(existing) ??
+      (existing.profileId !== call.profileId
+        ? 'This action id was used with another profile; open a new action.'
+        : undefined);
+    if (mismatch) throw new ServiceError('ACTION_MISMATCH', mismatch);
+    return this.inFlight.resume(existing);
+  }
+
+  /** Resolves when the entry's background follow-up has ended (its final status, or given up). */
+  settled(clientOrderId: string): Promise<JournalEntry | undefined> {
+    return this.inFlight.settled(clientOrderId);
+  }
+
+  /** At start: every entry whose final word is owed is asked about again (see in-flight.ts). */
+  reconcile(): Promise<JournalEntry[]> {
+    return this.inFlight.reconcile();
+  }
+
+  /** A person settles an entry by hand, with a reason that goes into the journal. */
+  settleByHand(
+    clientOrderId: string,
+    outcome: 'approved' | 'not-received',
+    reason: string,
+  ): JournalEntry {
+    try {
+      return this.inFlight.settleByHand(clientOrderId, outcome, reason);
+    } catch (error) {
+      if (error instanceof JournalError) throw new ServiceError('NOT_ALLOWED', error.message);
+      throw error;
+    }
+  }
+
+  /** Stops following orders (the app is quitting); entries stay in flight for the next start. */
+  close(): Promise<void> {
+    return this.inFlight.close();
+  }
+}

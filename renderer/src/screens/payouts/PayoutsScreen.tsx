@@ -1,0 +1,293 @@
+// Payouts (finance): one step (v2 PAYOUT, paid at once) or two (v4: checked now, paid later on
+// "Payouts to pay"). The destination is a card number, a card reference, a bank account or a
+// phone number (SBP). A typed card number goes to main and the gateway and is shown here only
+// masked once the form is confirmed.
+
+import { useId, useState, type FormEvent } from 'react';
+
+import type { z } from 'zod';
+
+import type { payoutRequestSchema } from '../../../../preload/contract';
+import { paydesk, unwrap } from '../../api';
+import { EnvironmentBadge } from '../../components/EnvironmentBadge';
+import { ErrorNotice, Notice } from '../../components/Notice';
+import { useActiveProfile } from '../../profile-context';
+import { hrefOf } from '../../route';
+import { ActionOutcome } from '../money/ActionOutcome';
+import { describedBy, Field, maskCard } from '../money/Field';
+import { fieldError, useMoneyAction } from '../money/useMoneyAction';
+import { ConfirmDialog } from '../orders/ConfirmDialog';
+import '../money/money.css';
+
+type PayoutRequest = z.input<typeof payoutRequestSchema>;
+type Kind = 'card' | 'card-ref' | 'bank' | 'phone';
+type Mode = 'one-step' | 'two-step';
+
+const KINDS: { kind: Kind; label: string }[] = [
+  { kind: 'card', label: 'Card number' },
+  { kind: 'card-ref', label: 'Card reference' },
+  { kind: 'bank', label: 'Bank account' },
+  { kind: 'phone', label: 'Phone (SBP)' },
+];
+
+export function PayoutsScreen() {
+  const { active } = useActiveProfile();
+  const ids = useId();
+  const [mode, setMode] = useState<Mode>('one-step');
+  const [kind, setKind] = useState<Kind>('card');
+  const [values, setValues] = useState({
+    cardNumber: '',
+    cardRefId: '',
+    accountNumber: '',
+    bankName: '',
+    bic: '',
+    phone: '',
+    receiverFirstName: '',
+    receiverLastName: '',
+    amount: '',
+    currency: 'EUR',
+    purpose: '',
+    description: '',
+  });
+  const action = useMoneyAction((request: PayoutRequest) =>
+    unwrap(
+      mode === 'two-step' ? paydesk().payouts.check(request) : paydesk().payouts.send(request),
+    ),
+  );
+  if (!active) return null;
+  const noKey = mode === 'two-step' && !active.hasPrivateKey;
+  const set = (name: keyof typeof values) => (value: string) =>
+    setValues((v) => ({ ...v, [name]: value }));
+  const err = (...fields: string[]) => fieldError(action.stopped, ...fields);
+  const locked = action.phase !== 'edit';
+
+  const destination = (): PayoutRequest['destination'] => {
+    switch (kind) {
+      case 'card':
+        return { kind, cardNumber: values.cardNumber };
+      case 'card-ref':
+        return { kind, cardRefId: values.cardRefId };
+      case 'bank':
+        return {
+          kind,
+          accountNumber: values.accountNumber,
+          bankName: values.bankName,
+          bic: values.bic,
+        };
+      case 'phone':
+        return { kind, phone: values.phone };
+    }
+  };
+  const destinationWords = (): string => {
+    switch (kind) {
+      case 'card':
+        return `card ${maskCard(values.cardNumber)}`;
+      case 'card-ref':
+        return `card reference ${values.cardRefId.trim()}`;
+      case 'bank':
+        return `account ****${values.accountNumber.replace(/\s/g, '').slice(-4)} at ${values.bankName.trim()} (${values.bic.trim().toUpperCase()})`;
+      case 'phone':
+        return `phone ****${values.phone.replace(/\D/g, '').slice(-4)} (SBP)`;
+    }
+  };
+
+  const review = (event: FormEvent) => {
+    event.preventDefault();
+    if (!action.clientOrderId || noKey) return;
+    action.review({
+      profileId: active.id,
+      clientOrderId: action.clientOrderId,
+      destination: destination(),
+      receiverFirstName: values.receiverFirstName,
+      receiverLastName: values.receiverLastName,
+      amount: values.amount.trim(),
+      currency: values.currency.trim().toUpperCase(),
+      purpose: values.purpose,
+      description: values.description,
+    });
+  };
+
+  const input = (
+    name: keyof typeof values,
+    label: string,
+    options: { hint?: string; fields?: string[]; inputMode?: 'numeric' | 'decimal' | 'tel' } = {},
+  ) => {
+    const id = `${ids}-${name}`;
+    const error = err(...(options.fields ?? [name]));
+    return (
+      <Field id={id} label={label} {...(options.hint ? { hint: options.hint } : {})} error={error}>
+        <input
+          {...describedBy(id, Boolean(options.hint), error)}
+          value={values[name]}
+          onChange={(e) => set(name)(e.target.value)}
+          disabled={locked}
+          autoComplete="off"
+          {...(options.inputMode ? { inputMode: options.inputMode } : {})}
+        />
+      </Field>
+    );
+  };
+
+  return (
+    <div>
+      <h1>Payouts</h1>
+      <p className="field-hint">
+        Send money from the merchant account. One step pays at once; two steps register the payout
+        now and pay it later from <a href={hrefOf({ screen: 'payouts-to-pay' })}>Payouts to pay</a>.
+      </p>
+      {action.stopped && !action.stopped.field && (
+        <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
+      )}
+      <form className="money-form card" onSubmit={review} noValidate aria-label="Payout">
+        <fieldset>
+          <legend>How</legend>
+          <div className="choice-row">
+            {(['one-step', 'two-step'] as const).map((m) => (
+              <label key={m}>
+                <input
+                  type="radio"
+                  name={`${ids}-mode`}
+                  checked={mode === m}
+                  onChange={() => setMode(m)}
+                  disabled={locked}
+                />
+                {m === 'one-step' ? 'One step: pay now' : 'Two steps: check now, pay later'}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {noKey && (
+          <Notice kind="warning">
+            Two-step payouts are signed with the profile’s RSA key, and “{active.name}” has none.
+            Open <a href={hrefOf({ screen: 'keys' })}>Keys</a>, generate or import a key, and give
+            public_key.pem to the gateway operator.
+          </Notice>
+        )}
+        <fieldset>
+          <legend>Destination</legend>
+          <div className="choice-row">
+            {KINDS.map((k) => (
+              <label key={k.kind}>
+                <input
+                  type="radio"
+                  name={`${ids}-kind`}
+                  checked={kind === k.kind}
+                  onChange={() => setKind(k.kind)}
+                  disabled={locked}
+                />
+                {k.label}
+              </label>
+            ))}
+          </div>
+          {kind === 'card' &&
+            input('cardNumber', 'Card number', {
+              hint: 'Sent to the gateway only; Paydesk keeps it masked.',
+              fields: ['cardNumber', 'destination-card-no'],
+              inputMode: 'numeric',
+            })}
+          {kind === 'card-ref' &&
+            input('cardRefId', 'Card reference', {
+              fields: ['cardRefId', 'destination-card-ref-id'],
+              inputMode: 'numeric',
+            })}
+          {kind === 'bank' && (
+            <>
+              {input('accountNumber', 'Account number or IBAN', {
+                fields: ['accountNumber', 'account_number'],
+              })}
+              <div className="field-pair">
+                {input('bankName', 'Bank name')}
+                {input('bic', 'BIC', { fields: ['bic', 'bank_bic'] })}
+              </div>
+            </>
+          )}
+          {kind === 'phone' &&
+            input('phone', 'Phone number', {
+              hint: 'With the country code, for example +44 7700 900123.',
+              fields: ['phone', 'receiver_phone'],
+              inputMode: 'tel',
+            })}
+          <div className="field-pair">
+            {input('receiverFirstName', 'Receiver’s first name')}
+            {input('receiverLastName', 'Receiver’s last name')}
+          </div>
+        </fieldset>
+        <div className="field-pair field-pair-amount">
+          {input('amount', 'Amount', { inputMode: 'decimal' })}
+          {input('currency', 'Currency')}
+        </div>
+        {input('purpose', 'Purpose (optional)')}
+        {input('description', 'Description', {
+          hint: 'What the payout is for: the gateway and the auditors read it.',
+          fields: ['description', 'order_desc'],
+        })}
+        <div className="button-row">
+          <button
+            type="submit"
+            className="primary"
+            disabled={locked || noKey || !action.clientOrderId}
+          >
+            {mode === 'two-step' ? 'Check payout…' : 'Send payout…'}
+          </button>
+          <EnvironmentBadge environment={active.environment} />
+        </div>
+      </form>
+
+      {action.phase === 'confirm' && action.request && (
+        <ConfirmDialog
+          title={mode === 'two-step' ? 'Check this payout?' : 'Send this payout?'}
+          confirmLabel={
+            mode === 'two-step'
+              ? `Check ${action.request.amount} ${action.request.currency}`
+              : `Pay ${action.request.amount} ${action.request.currency}`
+          }
+          danger={active.environment === 'production'}
+          onConfirm={() => void action.confirm()}
+          onBack={action.back}
+        >
+          <p>
+            {mode === 'two-step' ? 'Register' : 'Pay'}{' '}
+            <strong className="money">
+              {action.request.amount} {action.request.currency}
+            </strong>{' '}
+            to <strong>{destinationWords()}</strong>
+            {values.receiverLastName.trim()
+              ? ` (${[values.receiverFirstName, values.receiverLastName]
+                  .map((s) => s.trim())
+                  .join(' ')
+                  .trim()})`
+              : ''}
+            , from profile “{active.name}”.
+          </p>
+          <p>
+            {mode === 'two-step'
+              ? 'Nothing is paid yet: the payout waits on “Payouts to pay”.'
+              : 'Money leaves the merchant account; it cannot be called back from here.'}
+          </p>
+        </ConfirmDialog>
+      )}
+      <ActionOutcome
+        action={action}
+        what={mode === 'two-step' ? 'The payout check' : 'The payout'}
+        newLabel="New payout"
+        onNew={() => {
+          // The typed card number is not kept for the next payout.
+          setValues((v) => ({ ...v, cardNumber: '' }));
+          action.startOver();
+        }}
+        approved={
+          action.entry?.status === 'checked' ? (
+            <>
+              {action.entry.result.destination &&
+                `The gateway registered it to ${action.entry.result.destination}. `}
+              It waits to be paid on{' '}
+              <a href={hrefOf({ screen: 'payouts-to-pay' })}>Payouts to pay</a>.
+            </>
+          ) : (
+            action.entry?.result.destination && `Paid to ${action.entry.result.destination}.`
+          )
+        }
+      />
+    </div>
+  );
+}

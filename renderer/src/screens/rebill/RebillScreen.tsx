@@ -1,0 +1,131 @@
+// Rebill (finance): charge a card reference an amount with a description (REBILL), followed to
+// its final status like any payment; then it is an order like the others (refund, void on
+// Orders).
+
+import { useId, useState, type FormEvent } from 'react';
+
+import { paydesk, unwrap } from '../../api';
+import { EnvironmentBadge } from '../../components/EnvironmentBadge';
+import { ErrorNotice } from '../../components/Notice';
+import { useActiveProfile } from '../../profile-context';
+import { hrefOf } from '../../route';
+import { ActionOutcome } from '../money/ActionOutcome';
+import { describedBy, Field } from '../money/Field';
+import { fieldError, useMoneyAction } from '../money/useMoneyAction';
+import { ConfirmDialog } from '../orders/ConfirmDialog';
+import '../money/money.css';
+
+interface RebillRequest {
+  profileId: string;
+  clientOrderId: string;
+  cardRefId: string;
+  amount: string;
+  currency: string;
+  description: string;
+}
+
+export function RebillScreen({ cardRef }: { cardRef?: string }) {
+  const { active } = useActiveProfile();
+  const ids = useId();
+  const [values, setValues] = useState({
+    cardRefId: cardRef ?? '',
+    amount: '',
+    currency: 'EUR',
+    description: '',
+  });
+  const action = useMoneyAction((request: RebillRequest) =>
+    unwrap(paydesk().cards.rebill(request)),
+  );
+  if (!active) return null;
+  const locked = action.phase !== 'edit';
+  const input = (
+    name: keyof typeof values,
+    label: string,
+    hint?: string,
+    inputMode?: 'numeric' | 'decimal',
+  ) => {
+    const id = `${ids}-${name}`;
+    const error = fieldError(action.stopped, name, name === 'description' ? 'order_desc' : name);
+    return (
+      <Field id={id} label={label} {...(hint ? { hint } : {})} error={error}>
+        <input
+          {...describedBy(id, Boolean(hint), error)}
+          value={values[name]}
+          disabled={locked}
+          {...(inputMode ? { inputMode } : {})}
+          onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+        />
+      </Field>
+    );
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!action.clientOrderId) return;
+    action.review({
+      profileId: active.id,
+      clientOrderId: action.clientOrderId,
+      cardRefId: values.cardRefId.trim(),
+      amount: values.amount.trim(),
+      currency: values.currency.trim().toUpperCase(),
+      description: values.description,
+    });
+  };
+  const orderId = action.entry?.orderId;
+  return (
+    <div>
+      <h1>Rebill</h1>
+      <p className="field-hint">
+        Charge a saved card without the cardholder present. Find a card on{' '}
+        <a href={hrefOf({ screen: 'card-info' })}>Card references</a>.
+      </p>
+      {action.stopped && !action.stopped.field && (
+        <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
+      )}
+      <form className="money-form card" onSubmit={submit} noValidate aria-label="Rebill">
+        {input('cardRefId', 'Card reference', undefined, 'numeric')}
+        <div className="field-pair field-pair-amount">
+          {input('amount', 'Amount', undefined, 'decimal')}
+          {input('currency', 'Currency')}
+        </div>
+        {input(
+          'description',
+          'Description',
+          'What the charge is for: the cardholder’s statement and the auditors show it.',
+        )}
+        <div className="button-row">
+          <button type="submit" className="primary" disabled={locked || !action.clientOrderId}>
+            Charge card…
+          </button>
+          <EnvironmentBadge environment={active.environment} />
+        </div>
+      </form>
+      {action.phase === 'confirm' && action.request && (
+        <ConfirmDialog
+          title="Charge this card?"
+          confirmLabel={`Charge ${action.request.amount} ${action.request.currency}`}
+          danger={active.environment === 'production'}
+          onConfirm={() => void action.confirm()}
+          onBack={action.back}
+        >
+          <p>
+            Charge{' '}
+            <strong className="money">
+              {action.request.amount} {action.request.currency}
+            </strong>{' '}
+            to card reference <strong>{action.request.cardRefId}</strong> for “
+            {action.request.description.trim()}”, on profile “{active.name}”.
+          </p>
+          <p>The cardholder is not present; the charge can later be refunded from Orders.</p>
+        </ConfirmDialog>
+      )}
+      <ActionOutcome
+        action={action}
+        what="The charge"
+        newLabel="New charge"
+        approved={
+          orderId && <a href={hrefOf({ screen: 'lookup', param: orderId })}>Open order {orderId}</a>
+        }
+      />
+    </div>
+  );
+}
