@@ -80,6 +80,8 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
       current: ({ profileId }) => services.keys.current(profileId),
       generate: ({ profileId, bits }) => services.keys.generate(profileId, bits),
       import: ({ profileId, pem, passphrase }) => services.keys.import(profileId, pem, passphrase),
+      checkImport: ({ profileId, pem, passphrase }) =>
+        services.keys.checkImport(profileId, pem, passphrase),
       savePublicKey: async ({ profileId }) => {
         const key = await requireKey(profileId);
         return deps.saveFile('public_key.pem', key.publicKeySpkiPem, 'pem');
@@ -95,6 +97,7 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
           ...(orderid ? { orderid } : {}),
           ...(client_orderid ? { client_orderid } : {}),
         }),
+      recent: ({ profileId, query }) => services.orders.recentOrders(profileId, query),
       openAction: () => services.orders.openAction(),
       copyThreeDsAddress: async ({ profileId, orderid }) => {
         await deps.copyText(await services.orders.threeDsAddress(profileId, orderid));
@@ -133,14 +136,22 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
     },
     journal: {
       search: ({ filter, offset, limit }) => services.journal.search(filter, offset, limit),
-      exportCsv: ({ filter }) => {
+      entry: ({ clientOrderId }) => services.journal.entry(clientOrderId),
+      exportCsv: async ({ filter }) => {
         const stamp = new Date().toISOString().slice(0, 10);
-        // Read and written in chunks once the file is chosen (nothing is read if cancelled).
-        return deps.saveFile(
+        // Read and written in chunks once the file is chosen (nothing is read if cancelled); the
+        // result says how many entries the file holds, for the notice.
+        let count = 0;
+        const saved = await deps.saveFile(
           `paydesk-journal-${stamp}.csv`,
-          () => services.journal.csvChunks(filter, (progress) => deps.exportProgress?.(progress)),
+          () =>
+            services.journal.csvChunks(filter, (progress) => {
+              count = progress.done;
+              deps.exportProgress?.(progress);
+            }),
           'csv',
         );
+        return { ...saved, count: saved.saved ? count : 0 };
       },
     },
     tools: {

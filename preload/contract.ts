@@ -32,12 +32,19 @@ const profileText = (max: number, label: string) =>
       const message = unsafeTextMessage(value, label);
       if (message) ctx.addIssue({ code: 'custom', message });
     });
-/** Major units as text, at most two decimals, e.g. "10.42". */
+/**
+ * Major units as text, e.g. "10.42", "5000" (JPY), "12.345" (KWD). The shape only: how many
+ * decimals the order's currency allows is checked where the currency is known (preload/money.ts).
+ */
 export const moneyText = str()
   .trim()
   .regex(
-    /^(0|[1-9]\d{0,12})(\.\d{1,2})?$/,
-    'Write the amount with digits and a dot, at most two decimals, for example 10.42.',
+    /^(0|[1-9]\d*)(\.\d{1,3})?$/,
+    'Write the amount with digits and a dot, at most as many decimals as the currency has, for example 10.42.',
+  )
+  .refine(
+    (value) => value.split('.')[0]!.length <= 13,
+    'That amount is too large: at most 13 digits before the dot.',
   );
 
 export const environmentSchema = z.enum(['production', 'test', 'sandbox']);
@@ -91,21 +98,44 @@ const actionViewSchema = z.object({
 
 const journalStateSchema = z.enum(['sending', 'acknowledged', 'final', 'refused', 'unknown']);
 
+/** One plain state per order (main/services/order-state.ts). */
+export const orderStateSchema = z.enum([
+  'approved',
+  'partly-captured',
+  'captured',
+  'partly-refunded',
+  'refunded',
+  'voided',
+  'hold-cancelled',
+  'declined',
+  'processing',
+  'waiting-3ds',
+  'unknown',
+]);
+
 export const orderViewSchema = z.object({
   profileId: z.string(),
   orderId: z.string(),
   clientOrderId: z.string().nullable(),
   status: z.string(),
+  state: orderStateSchema,
+  stateLabel: z.string(),
   statusText: z.string(),
   final: z.boolean(),
   transactionType: z.string().nullable(),
   orderStage: z.string().nullable(),
   currency: z.string().nullable(),
+  figureKind: z.enum(['hold', 'payment', 'amount-only']),
   amount: z.string(),
-  captured: z.string(),
-  refunded: z.string(),
-  remainingCapturable: z.string(),
-  remainingRefundable: z.string(),
+  /** Null: not a figure of this transaction type. */
+  captured: z.string().nullable(),
+  /** More was captured outside Paydesk: `captured` is a lower bound. */
+  capturedAtLeast: z.boolean(),
+  refunded: z.string().nullable(),
+  refundedAtLeast: z.boolean(),
+  /** Null: not a figure of this type, or only the gateway knows it (see the AtLeast flags). */
+  remainingCapturable: z.string().nullable(),
+  remainingRefundable: z.string().nullable(),
   card: z.object({
     bin: z.string().optional(),
     lastFour: z.string().optional(),
@@ -141,6 +171,54 @@ export const orderViewSchema = z.object({
   }),
 });
 
+/** The gateway's orderid is digits only: anything else is refused in the form, never sent. */
+export const ORDERID_MESSAGE =
+  'The gateway’s orderid is digits only (for example 1000001); for the shop’s own id choose “Client order id”.';
+export const gatewayOrderId = text(64)
+  .trim()
+  .refine((value) => value === '' || /^\d+$/.test(value), ORDERID_MESSAGE);
+
+/**
+ * What a clerk did, as the journal names it (the gateway's operation name, CAPTURE, RETURN or
+ * VOID, stays in the CSV's operation column). Later screens add their operations here.
+ */
+export const JOURNAL_ACTIONS = {
+  capture: 'Capture',
+  'partial-capture': 'Partial capture',
+  refund: 'Refund',
+  'partial-refund': 'Partial refund',
+  void: 'Void',
+  'cancel-hold': 'Cancel hold',
+  payout: 'Payout',
+  'payout-check': 'Payout check',
+  'payout-pay': 'Payout pay',
+  'save-card': 'Save card',
+  rebill: 'Rebill',
+  subscription: 'Subscription',
+  'payment-link': 'Payment link',
+  'hold-link': 'Hold link',
+} as const satisfies Record<string, string>;
+export type JournalAction = keyof typeof JOURNAL_ACTIONS;
+
+/** The words for an entry's action; an entry without one is named by its gateway operation. */
+export function actionLabel(action: string | null, operation: string): string {
+  return action && Object.hasOwn(JOURNAL_ACTIONS, action)
+    ? JOURNAL_ACTIONS[action as JournalAction]
+    : operation;
+}
+
+export const recentOrderSchema = z.object({
+  orderId: z.string(),
+  clientOrderId: z.string().nullable(),
+  email: z.string().nullable(),
+  lastFour: z.string().nullable(),
+  transactionType: z.string().nullable(),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  stateLabel: z.string().nullable(),
+  seenAt: z.string(),
+});
+
 export const journalRowSchema = z.object({
   id: z.number().int(),
   createdAt: z.string(),
@@ -150,6 +228,12 @@ export const journalRowSchema = z.object({
   clientOrderId: z.string(),
   orderId: z.string().nullable(),
   targetOrderId: z.string().nullable(),
+  /** The target order's shop id (its client_orderid). */
+  targetClientOrderId: z.string().nullable(),
+  /** What the clerk did (a JOURNAL_ACTIONS key); null only for entries of other kinds. */
+  action: z.string().nullable(),
+  /** In words: "Partial refund", "Cancel hold". */
+  actionLabel: z.string(),
   amount: z.string().nullable(),
   currency: z.string().nullable(),
   reason: z.string().nullable(),
@@ -163,6 +247,25 @@ export const journalRowSchema = z.object({
   result: z.record(z.string(), z.string()),
 });
 
+export const journalDetailSchema = z.object({
+  row: journalRowSchema,
+  errorCode: z.string().nullable(),
+  updatedAt: z.string(),
+  /** The request as sent, redacted (card numbers masked; no secret is ever stored). */
+  request: z.record(z.string(), z.string()),
+  /** Every state the entry went through, oldest first. */
+  history: z.array(
+    z.object({
+      state: journalStateSchema,
+      status: z.string().nullable(),
+      orderId: z.string().nullable(),
+      errorCode: z.string().nullable(),
+      errorMessage: z.string().nullable(),
+      at: z.string(),
+    }),
+  ),
+});
+
 export const journalFilterSchema = z
   .object({
     orderRef: text(128).optional(),
@@ -171,6 +274,7 @@ export const journalFilterSchema = z
     state: journalStateSchema.optional(),
     pending: z.boolean().optional(),
     operation: text(64).optional(),
+    action: text(64).optional(),
     profileId: text(128).optional(),
     from: text(40).optional(),
     to: text(40).optional(),
@@ -197,7 +301,7 @@ export const VOID_REASONS = [
 export const actionRequestSchema = z
   .object({
     profileId: id,
-    orderid: id,
+    orderid: gatewayOrderId.refine((value) => value !== '', 'Enter the order’s orderid.'),
     clientOrderId: id,
     amount: moneyText.optional(),
     reason: freeText(80).optional(),
@@ -213,6 +317,14 @@ export const actionRequestSchema = z
       });
     }
   });
+
+const keyImportSchema = z
+  .object({
+    profileId: id,
+    pem: text(65_536).min(1, 'Paste the private key PEM.'),
+    passphrase: text(1024).optional(),
+  })
+  .strict();
 
 const actionResultSchema = z.object({ entry: journalRowSchema, replayed: z.boolean() });
 const actionId = { profileId: id, clientOrderId: id };
@@ -329,6 +441,8 @@ const payLinkViewSchema = z.object({
 });
 
 const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
+/** An export says how many entries it wrote: the notice never counts a later search. */
+const exportResultSchema = saveResultSchema.extend({ count: z.number().int().nonnegative() });
 
 const startupReportSchema = z.object({
   version: z.string(),
@@ -411,16 +525,12 @@ export const contract = {
         .strict(),
       publicKeyViewSchema,
     ),
-    import: call(
-      z
-        .object({
-          profileId: id,
-          pem: text(65_536).min(1, 'Paste the private key PEM.'),
-          passphrase: text(1024).optional(),
-        })
-        .strict(),
-      publicKeyViewSchema,
-    ),
+    import: call(keyImportSchema, publicKeyViewSchema),
+    /**
+     * Reads a PEM as import would (RSA, size, passphrase, the profile's environment rule) and
+     * stores nothing: the screen checks first and asks to replace a key second.
+     */
+    checkImport: call(keyImportSchema, z.object({ fingerprint: z.string(), bits: z.number() })),
     /** Opens a save dialog in main and writes public_key.pem. */
     savePublicKey: call(byProfile, saveResultSchema),
     /** Copies the public key PEM to the clipboard from main (the renderer has no clipboard permission). */
@@ -431,7 +541,7 @@ export const contract = {
       z
         .object({
           profileId: id,
-          orderid: text(64).trim().optional(),
+          orderid: gatewayOrderId.optional(),
           client_orderid: text(128).trim().optional(),
         })
         .strict()
@@ -440,6 +550,11 @@ export const contract = {
           path: ['orderid'],
         }),
       orderViewSchema,
+    ),
+    /** Orders this desk looked up or acted on, newest first, narrowed by `query`. */
+    recent: call(
+      z.object({ profileId: id, query: text(128).optional() }).strict(),
+      z.array(recentOrderSchema),
     ),
     openAction: call(empty, z.object({ clientOrderId: z.string() })),
     /** Copies the 3-D Secure address of an order waiting for it, from main (no clipboard in the renderer). */
@@ -490,6 +605,8 @@ export const contract = {
     copy: call(z.object({ ...actionId }).strict(), z.null()),
   },
   journal: {
+    /** One entry in full: its fields, the redacted request, its answers in order. */
+    entry: call(z.object({ clientOrderId: id }).strict(), journalDetailSchema),
     search: call(
       z
         .object({
@@ -506,7 +623,7 @@ export const contract = {
       }),
     ),
     /** Opens a save dialog in main and writes the CSV. */
-    exportCsv: call(z.object({ filter: journalFilterSchema }).strict(), saveResultSchema),
+    exportCsv: call(z.object({ filter: journalFilterSchema }).strict(), exportResultSchema),
   },
   tools: {
     /** Is a callback a shop received genuine? Checked in main with the profile's control key. */

@@ -1,58 +1,75 @@
 // Money is never a float. An amount is the decimal text the user typed, validated once;
 // minor units are computed from that text digit by digit, so 0.29 is 29 and never 28.999...
+// Each currency has its own number of decimals (ISO 4217): JPY none, EUR two, KWD three.
 
+import {
+  currencyExponent,
+  decimalsWords,
+  exampleAmount,
+  MAX_WHOLE_DIGITS,
+  minorToText,
+  readMoney,
+} from '../../preload/money';
 import { InputError } from './errors';
 
 /** A validated amount: the text that travels in the body, and its integer minor units. */
 export interface Amount {
-  /** Major units as sent in the `amount` field, e.g. `10.42`, `10.5`, `10`. */
+  /** Major units as sent in the `amount` field, e.g. `10.42`, `10.5`, `10`, `5000` (JPY). */
   readonly text: string;
-  /** Integer minor units (cents) as used inside `control` strings, e.g. 1042n. */
+  /**
+   * Integer minor units of the currency (ISO 4217 exponent: cents for EUR, yen for JPY, fils
+   * for KWD) as used inside `control` strings, e.g. 1042n (docs/protocol.md, Scheme A).
+   */
   readonly minor: bigint;
 }
 
-// Integer part without leading zeros, up to two decimals. Thirteen integer digits is far above
-// any card transaction and keeps every amount exactly representable wherever it is shown.
-const AMOUNT_PATTERN = /^(0|[1-9]\d{0,12})(?:\.(\d{1,2}))?$/;
-
-export function parseAmount(input: string, field = 'amount'): Amount {
+/**
+ * Reads an amount of `currency` (two decimals when no currency is known). The exponent comes
+ * from Intl (preload/money.ts), so JPY takes no decimals and KWD three.
+ */
+export function parseAmount(input: string, field = 'amount', currency?: string | null): Amount {
   const text = input.trim();
-  if (text === '') throw new InputError(`Enter an amount in ${field}, for example 10.42.`, field);
+  const exponent = currencyExponent(currency);
+  const example = exampleAmount(exponent);
+  const unit = currency ? `${currency} amounts` : 'amounts';
+  if (text === '')
+    throw new InputError(`Enter an amount in ${field}, for example ${example}.`, field);
   if (text.startsWith('-')) {
     throw new InputError(
       `The ${field} ${JSON.stringify(input)} is negative; enter a positive amount.`,
       field,
     );
   }
-  if (/^\d+\.\d{3,}$/.test(text)) {
-    throw new InputError(
-      `The ${field} ${JSON.stringify(input)} has more than two decimals; amounts are in major units with at most two decimals, for example 10.42.`,
-      field,
-    );
+  const reading = readMoney(text, exponent);
+  if (!reading.ok) {
+    switch (reading.problem) {
+      case 'decimals':
+        throw new InputError(
+          exponent === 0
+            ? `The ${field} ${JSON.stringify(input)} has decimals; ${unit} have none, for example ${example}.`
+            : `The ${field} ${JSON.stringify(input)} has more than ${decimalsWords(exponent).replace('at most ', '')}; ${unit} are in major units with ${decimalsWords(exponent)}, for example ${example}.`,
+          field,
+        );
+      case 'too-large':
+        throw new InputError(
+          `The ${field} ${JSON.stringify(input)} is too large: at most ${MAX_WHOLE_DIGITS} digits before the dot.`,
+          field,
+        );
+      case 'zero':
+        throw new InputError(`The ${field} is zero; enter an amount greater than 0.`, field);
+      default:
+        throw new InputError(
+          `The ${field} ${JSON.stringify(input)} is not an amount; write it with digits${exponent > 0 ? ` and a dot, ${decimalsWords(exponent)}` : ' only'}, for example ${example}.`,
+          field,
+        );
+    }
   }
-  const match = AMOUNT_PATTERN.exec(text);
-  if (!match) {
-    throw new InputError(
-      `The ${field} ${JSON.stringify(input)} is not an amount; write it with digits and a dot, at most two decimals, for example 10.42.`,
-      field,
-    );
-  }
-  const whole = match[1] ?? '0';
-  const fraction = (match[2] ?? '').padEnd(2, '0');
-  const minor = BigInt(whole) * 100n + BigInt(fraction);
-  if (minor === 0n) {
-    throw new InputError(`The ${field} is zero; enter an amount greater than 0.`, field);
-  }
-  return { text, minor };
+  return { text, minor: reading.minor };
 }
 
-/** Formats integer minor units as major-unit text with two decimals: 1050n -> "10.50". */
-export function formatMinor(minor: bigint): string {
-  const negative = minor < 0n;
-  const abs = negative ? -minor : minor;
-  const whole = abs / 100n;
-  const cents = (abs % 100n).toString().padStart(2, '0');
-  return `${negative ? '-' : ''}${whole}.${cents}`;
+/** Formats integer minor units as major-unit text: 1050n -> "10.50" (EUR), 5000n -> "5000" (JPY). */
+export function formatMinor(minor: bigint, currency?: string | null): string {
+  return minorToText(minor, currencyExponent(currency));
 }
 
 const CURRENCY_PATTERN = /^[A-Z]{3}$/;

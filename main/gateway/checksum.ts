@@ -37,7 +37,10 @@ export function controlString(formula: readonly ControlPart[], inputs: ControlIn
           return inputs.controlKey;
         case 'amount': {
           const value = inputs.fields.amount;
-          return value === undefined ? '' : parseAmount(value).minor.toString();
+          // Minor units of the request's currency (docs/protocol.md): JPY 5000 is 5000, KWD 12.345 is 12345.
+          return value === undefined
+            ? ''
+            : parseAmount(value, 'amount', inputs.fields.currency).minor.toString();
         }
         default:
           return inputs.fields[part] ?? '';

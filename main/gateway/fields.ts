@@ -156,7 +156,9 @@ export function validateFields(
     }
   }
   for (const [name, value] of Object.entries(clean)) {
-    RULES[name]?.(value, name);
+    // An amount has as many decimals as its currency (JPY none, KWD three).
+    if (name === 'amount') parseAmount(value, name, clean.currency);
+    else RULES[name]?.(value, name);
   }
   return clean;
 }

@@ -45,7 +45,8 @@ export function followUpFields(followUp: FollowUp): Record<string, string> {
     if (amountMinor !== undefined)
       throw new Error('A void carries no amount; this is a bug in the caller.');
   } else if (amountMinor !== undefined && currency !== undefined) {
-    fields.amount = formatMinor(amountMinor);
+    // With the currency's own decimals (JPY none, KWD three: docs/protocol.md).
+    fields.amount = formatMinor(amountMinor, currency);
     fields.currency = currency;
   } else if (kind === 'capture') {
     throw new InputError(

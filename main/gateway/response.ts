@@ -58,6 +58,8 @@ export interface StatusResponse extends ResponseBase {
   approvalCode?: string;
   processorRrn?: string;
   descriptor?: string;
+  /** The customer's e-mail given with the payment (see docs/protocol.md, "Order figures"). */
+  email?: string;
   errorMessage?: string;
   errorCode?: string;
   card: CardDetails;
@@ -285,6 +287,7 @@ function toTyped(type: ResponseType, f: Record<string, string>): GatewayResponse
         approvalCode: f['approval-code'],
         processorRrn: f['processor-rrn'],
         descriptor: f.descriptor,
+        email: f.email,
         errorMessage: f['error-message'],
         errorCode: f['error-code'],
         card: {

@@ -63,9 +63,10 @@ export function statusFields(engine: Engine, tx: TxRow, base: string): Fields {
   const fields = head('status-response', tx.endpoint_id, tx.client_orderid, tx.id);
   fields.status = tx.status;
   fields['transaction-type'] = tx.kind;
-  fields.amount = formatMinor(tx.amount_minor);
+  fields.amount = formatMinor(tx.amount_minor, tx.currency);
   if (tx.currency) fields.currency = tx.currency;
   fields['order-stage'] = engine.orderStage(tx);
+  if (tx.email) fields.email = tx.email;
   if (engine.isWaitingFor3ds(tx) && tx.page_token) {
     const handOff = threeDsHandOff(pageUrl.acs(base, tx.page_token));
     fields.html = handOff.html;
@@ -118,7 +119,7 @@ export function outcomeParams(tx: TxRow, controlKey: string): Fields {
     client_orderid: tx.client_orderid,
     merchant_order: tx.client_orderid,
     type: tx.kind,
-    amount: formatMinor(tx.amount_minor),
+    amount: formatMinor(tx.amount_minor, tx.currency),
   };
   if (tx.currency) params.currency = tx.currency;
   if (tx.status !== 'approved' && tx.decline_reason) {

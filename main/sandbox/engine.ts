@@ -38,7 +38,7 @@ const STAGE_PREFIX: Record<TxKind, string> = {
 };
 
 const describe = (tx: TxRow) => `order ${tx.id} (${tx.kind})`;
-const money = (minor: bigint, currency: string) => `${formatMinor(minor)} ${currency}`;
+const money = (minor: bigint, currency: string) => `${formatMinor(minor, currency)} ${currency}`;
 
 export type NewTx = Parameters<Store['insertTx']>[0];
 

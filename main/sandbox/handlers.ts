@@ -193,7 +193,7 @@ export const HANDLERS: Record<RequestOperation, Handler> = {
         endpoint_id: req.endpointId,
         client_orderid: coidOf(req),
         card_ref_id: ref.id,
-        amount_minor: minorOf(f.amount),
+        amount_minor: minorOf(f.amount, f.currency),
         currency: f.currency ?? '',
         period,
         interval: BigInt(interval),

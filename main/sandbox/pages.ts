@@ -76,7 +76,7 @@ function redirect(res: ServerResponse, location: string): void {
 }
 
 const amountText = (tx: TxRow) =>
-  tx.amount_minor > 0n ? `${formatMinor(tx.amount_minor)} ${tx.currency}` : '';
+  tx.amount_minor > 0n ? `${formatMinor(tx.amount_minor, tx.currency)} ${tx.currency}` : '';
 
 async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams((await readBody(req)).toString('utf8'));

@@ -23,11 +23,11 @@ export interface OpRequest {
 }
 
 export const coidOf = (req: OpRequest): string => req.fields[req.def.clientOrderIdField] ?? '';
-export const minorOf = (text: string | undefined): bigint =>
-  text === undefined ? 0n : parseAmount(text).minor;
+export const minorOf = (text: string | undefined, currency: string | undefined): bigint =>
+  text === undefined ? 0n : parseAmount(text, 'amount', currency).minor;
 export const requested = (fields: Readonly<Record<string, string>>) =>
   fields.amount !== undefined && fields.currency !== undefined
-    ? { minor: minorOf(fields.amount), currency: fields.currency }
+    ? { minor: minorOf(fields.amount, fields.currency), currency: fields.currency }
     : undefined;
 
 export function need(req: OpRequest, names: readonly string[], why: string): void {
@@ -63,7 +63,7 @@ export function newTxColumns(req: OpRequest) {
     endpoint_id: req.endpointId,
     client_orderid: coidOf(req),
     operation: req.def.name,
-    amount_minor: minorOf(req.fields.amount),
+    amount_minor: minorOf(req.fields.amount, req.fields.currency),
     currency: req.fields.currency ?? '',
     server_callback_url: req.fields.server_callback_url ?? null,
   };
@@ -190,7 +190,7 @@ export function formOrder(engine: Engine, req: OpRequest, kind: TxKind): Fields 
     client_orderid: coidOf(req),
     operation: req.def.name,
     kind,
-    amount_minor: minorOf(f.amount),
+    amount_minor: minorOf(f.amount, f.currency),
     currency: f.currency ?? '',
     email: f.email ?? null,
     redirect_url: f.redirect_url ?? null,

@@ -156,6 +156,29 @@ const DEMO: readonly DemoOrder[] = [
     cvv2: '123',
     hoursAgo: 1.5,
   },
+  // Currencies with other decimals than two (ISO 4217): yen have none, Kuwaiti dinars three.
+  {
+    coid: 'demo-sale-1010',
+    kind: 'sale',
+    amount: '5000',
+    currency: 'JPY',
+    email: 'yuki.sato@example.com',
+    pan: '4444555566661111',
+    holder: 'YUKI SATO',
+    cvv2: '123',
+    hoursAgo: 2.5,
+  },
+  {
+    coid: 'demo-sale-1011',
+    kind: 'sale',
+    amount: '12.345',
+    currency: 'KWD',
+    email: 'fahad.alsabah@example.com',
+    pan: '5555555555554444',
+    holder: 'FAHAD ALSABAH',
+    cvv2: '123',
+    hoursAgo: 2.2,
+  },
 ];
 
 /** Seeds the endpoint's books once; a database that already has orders there is left alone. */
@@ -187,7 +210,7 @@ export function seedDemo(engine: Engine, endpointId: string): void {
         client_orderid: order.coid,
         operation: order.kind === 'sale' ? 'SALE' : 'PREAUTH',
         kind: order.kind,
-        amount_minor: parseAmount(order.amount).minor,
+        amount_minor: parseAmount(order.amount, 'amount', order.currency).minor,
         currency: order.currency,
         email: order.email,
         ...card,

@@ -16,12 +16,14 @@ import { randomBytes } from 'node:crypto';
 
 import type { GatewayClient } from '../gateway/client';
 import type { RequestOperation } from '../gateway/operations';
+import type { JournalAction } from '../../preload/contract';
 import { requireWritable, type Db } from '../store/database';
 import { JournalError, type Journal, type JournalEntry } from '../store/journal';
 import type { Profile } from '../store/profiles';
 import type { Connections } from './connection';
 import { ServiceError } from './errors';
 import { InFlight, type InFlightOptions } from './in-flight';
+import { ACTION_OF_OPERATION } from './journal-action';
 
 export type ActionPathOptions = InFlightOptions;
 
@@ -35,6 +37,12 @@ export interface ActionPlan {
   reason?: string;
   note?: string;
   email?: string;
+  /** What the clerk did, in the journal's words (journal-action.ts); absent: the operation. */
+  action?: JournalAction;
+  /** The target order's shop id (its client_orderid), so a search by it finds the entry. */
+  targetClientOrderId?: string;
+  /** The order showed captures or refunds made outside Paydesk when this was decided. */
+  changedElsewhere?: boolean;
 }
 
 export interface ActionCall<Before> {
@@ -143,6 +151,11 @@ export class ActionPath {
           ...(plan.reason ? { reason: plan.reason } : {}),
           ...(plan.note ? { note: plan.note } : {}),
           ...(plan.email ? { email: plan.email } : {}),
+          ...((plan.action ?? ACTION_OF_OPERATION[plan.operation])
+            ? { action: plan.action ?? ACTION_OF_OPERATION[plan.operation] }
+            : {}),
+          ...(plan.targetClientOrderId ? { targetClientOrderId: plan.targetClientOrderId } : {}),
+          ...(plan.changedElsewhere ? { changedElsewhere: true } : {}),
           lease: this.inFlight.lease(),
         });
         return { entry, prepared };

@@ -11,7 +11,8 @@ export type ServiceErrorCode =
   | 'NO_SECRET'
   | 'ACTION_MISMATCH'
   /** Sent, but its answer could not be written to the journal yet: pending, being retried. */
-  | 'NOT_RECORDED';
+  | 'NOT_RECORDED'
+  | 'NOT_FOUND';
 
 export class ServiceError extends Error {
   constructor(

@@ -4,6 +4,8 @@
 import { formatMinor } from '../gateway/amount';
 import { CSV_HEADER } from '../store/csv';
 import type { Journal, JournalEntry, JournalFilter } from '../store/journal';
+import { actionLabel } from '../../preload/contract';
+import { ServiceError } from './errors';
 
 /** Lines per chunk of a CSV export: about 160 KB, a few milliseconds of work. */
 const EXPORT_BATCH = 1_000;
@@ -22,6 +24,9 @@ export interface JournalRowView {
   clientOrderId: string;
   orderId: string | null;
   targetOrderId: string | null;
+  targetClientOrderId: string | null;
+  action: string | null;
+  actionLabel: string;
   amount: string | null;
   currency: string | null;
   reason: string | null;
@@ -44,7 +49,10 @@ export function journalRowView(e: JournalEntry): JournalRowView {
     clientOrderId: e.clientOrderId,
     orderId: e.orderId,
     targetOrderId: e.targetOrderId,
-    amount: e.amountMinor === null ? null : formatMinor(e.amountMinor),
+    targetClientOrderId: e.targetClientOrderId,
+    action: e.action,
+    actionLabel: actionLabel(e.action, e.operation),
+    amount: e.amountMinor === null ? null : formatMinor(e.amountMinor, e.currency),
     currency: e.currency,
     reason: e.reason,
     note: e.note,
@@ -59,6 +67,23 @@ export function journalRowView(e: JournalEntry): JournalRowView {
 
 export class JournalService {
   constructor(private readonly journal: Journal) {}
+
+  /**
+   * One entry in full for its detail view: every field, the redacted request as it was sent
+   * (card numbers masked, secrets never stored), and every answer in the order it came.
+   */
+  entry(clientOrderId: string) {
+    const entry = this.journal.get(clientOrderId.trim());
+    if (!entry)
+      throw new ServiceError('NOT_FOUND', `No journal entry has the action id ${clientOrderId}.`);
+    return {
+      row: journalRowView(entry),
+      errorCode: entry.errorCode,
+      updatedAt: entry.updatedAt,
+      request: entry.summary,
+      history: this.journal.history(entry.clientOrderId),
+    };
+  }
 
   search(filter: JournalFilter, offset: number, limit: number) {
     const page = this.journal.search(filter, offset, limit);

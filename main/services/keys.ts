@@ -36,6 +36,18 @@ export class KeyService {
     return this.attach(profileId, await importPrivateKey(pem, passphrase));
   }
 
+  /** Import's checks without storing anything: what the key is, or why it would be refused. */
+  async checkImport(
+    profileId: string,
+    pem: string,
+    passphrase?: string,
+  ): Promise<{ fingerprint: string; bits: number }> {
+    this.profiles.require(profileId);
+    const material = await importPrivateKey(pem, passphrase);
+    this.profiles.checkKey(profileId, material.fingerprint);
+    return { fingerprint: material.fingerprint, bits: material.bits };
+  }
+
   /** The profile's current public key, derived from the private key in the keychain. */
   async current(profileId: string): Promise<PublicKeyView | null> {
     this.profiles.require(profileId);

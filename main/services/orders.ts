@@ -7,77 +7,26 @@
 
 import { formatMinor, parseAmount } from '../gateway/amount';
 import { FOLLOW_UP_OPERATION, followUpFields } from '../gateway/follow-ups';
-import { isFinalStatus, type StatusResponse } from '../gateway/response';
-import type { Db } from '../store/database';
+import { ValidationError } from '../gateway/errors';
+import type { StatusResponse } from '../gateway/response';
+import { ORDERID_MESSAGE } from '../../preload/contract';
+import { storeFaultOf, type Db } from '../store/database';
 import type { Journal, JournalEntry } from '../store/journal';
+import { RecentOrders, type RecentOrder } from '../store/recent-orders';
 import { ActionPath, type ActionPathOptions, type ActionResult } from './action-path';
 import type { Connections } from './connection';
 import { ServiceError } from './errors';
 import { refuseCardData } from './free-text';
-import {
-  allowedActions,
-  orderFigures,
-  STATUS_WORDS,
-  type ActionKind,
-  type Allowance,
-} from './order-rules';
+import { journalAction } from './journal-action';
+import { allowedActions, orderFigures, type ActionKind } from './order-rules';
+import { orderView, type OrderView } from './order-view';
 
 export interface OrderRef {
   orderid?: string;
   client_orderid?: string;
 }
 
-export interface ActionView {
-  allowed: boolean;
-  /** The most that may be captured, refunded or released, as major-unit text. */
-  max?: string;
-  reason?: string;
-}
-
-export interface PendingView {
-  clientOrderId: string;
-  operation: string;
-  amount: string | null;
-  state: JournalEntry['state'];
-}
-
-/** An order as the screens show it: the gateway's word merged with the journal's. */
-export interface OrderView {
-  profileId: string;
-  orderId: string;
-  clientOrderId: string | null;
-  status: string;
-  statusText: string;
-  final: boolean;
-  transactionType: string | null;
-  orderStage: string | null;
-  currency: string | null;
-  amount: string;
-  captured: string;
-  refunded: string;
-  remainingCapturable: string;
-  remainingRefundable: string;
-  card: {
-    bin?: string;
-    lastFour?: string;
-    type?: string;
-    holder?: string;
-    expMonth?: string;
-    expYear?: string;
-    /** The card reference of this order's card, when it was saved. */
-    refId?: string;
-  };
-  /** A 3DS challenge is waiting for the customer. */
-  threeDsPending: boolean;
-  /** The address the customer must open to finish 3-D Secure, while it waits. */
-  threeDsAddress: string | null;
-  /** Part was captured or refunded outside Paydesk: the amounts above do not include it. */
-  changedElsewhere: boolean;
-  pending: PendingView[];
-  /** Orders our captures of this preauth created (refund those). */
-  captures: { orderId: string | null; amount: string | null; status: string | null }[];
-  actions: Record<ActionKind, ActionView>;
-}
+export type { ActionView, OrderView, PendingView } from './order-view';
 
 export interface ActionRequest {
   profileId: string;
@@ -101,7 +50,7 @@ export type OrderServiceOptions = ActionPathOptions;
 
 export class OrderService {
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly journal: Journal,
     private readonly connections: Connections,
     options: OrderServiceOptions,
@@ -124,9 +73,26 @@ export class OrderService {
         'orderid',
       );
     }
+    if (orderid && !/^\d+$/.test(orderid)) {
+      // Never sent: the gateway's orderid is digits; a shop id typed here is a mistake to fix.
+      throw new ServiceError('INPUT', ORDERID_MESSAGE, 'orderid');
+    }
     const { client } = await this.connections.clientFor(profileId);
-    const status = await client.status({ orderid, client_orderid: clientOrderId });
-    return this.view(profileId, status);
+    try {
+      const status = await client.status({ orderid, client_orderid: clientOrderId });
+      return this.view(profileId, status);
+    } catch (error) {
+      // A status request carries only the ids: a refusal means the gateway has no such order
+      // here. That is an answer, not a failure.
+      if (error instanceof ValidationError) {
+        throw new ServiceError(
+          'NOT_FOUND',
+          `The gateway has no order with ${orderid ? `orderid ${orderid}` : `client_orderid ${clientOrderId}`} for this profile. Check the reference and the profile.`,
+          orderid ? 'orderid' : 'client_orderid',
+        );
+      }
+      throw error;
+    }
   }
 
   /** The address a customer must open to finish 3-D Secure, read from the gateway now. */
@@ -142,63 +108,39 @@ export class OrderService {
 
   private view(profileId: string, status: StatusResponse): OrderView {
     const orderId = status.orderId ?? '';
-    const entries = orderId ? this.journal.forTarget(orderId) : [];
-    const figures = orderFigures(status, entries);
-    const actions = allowedActions(status, figures);
-    const toView = (a: Allowance): ActionView =>
-      a.allowed
-        ? { allowed: true, ...(a.maxMinor !== undefined ? { max: formatMinor(a.maxMinor) } : {}) }
-        : { allowed: false, reason: a.reason };
-    return {
-      profileId,
-      orderId,
-      clientOrderId: status.clientOrderId ?? null,
-      status: status.status,
-      statusText: STATUS_WORDS[status.status] ?? status.status,
-      final: isFinalStatus(status.status),
-      transactionType: status.transactionType ?? null,
-      orderStage: status.orderStage ?? null,
-      currency: status.currency ?? null,
-      amount: formatMinor(figures.amountMinor),
-      captured: formatMinor(figures.capturedMinor),
-      refunded: formatMinor(figures.refundedMinor),
-      remainingCapturable: formatMinor(figures.remainingCapturableMinor),
-      remainingRefundable: formatMinor(figures.remainingRefundableMinor),
-      card: {
-        bin: status.card.bin,
-        lastFour: status.card.lastFourDigits,
-        type: status.card.cardType,
-        holder: status.card.cardholderName,
-        expMonth: status.card.expMonth,
-        expYear: status.card.expYear,
-        refId: status.card.cardRefId,
-      },
-      threeDsPending: status.status === 'processing' && Boolean(status.redirectTo || status.html),
-      threeDsAddress:
-        status.status === 'processing' && status.html && status.redirectTo
-          ? status.redirectTo
-          : null,
-      changedElsewhere: figures.changedElsewhere,
-      pending: figures.pending.map((e) => ({
-        clientOrderId: e.clientOrderId,
-        operation: e.operation,
-        amount: e.amountMinor === null ? null : formatMinor(e.amountMinor),
-        state: e.state,
-      })),
-      captures: entries
-        .filter((e) => e.operation === 'CAPTURE')
-        .map((e) => ({
-          orderId: e.orderId,
-          amount: e.amountMinor === null ? null : formatMinor(e.amountMinor),
-          status: e.status,
-        })),
-      actions: {
-        capture: toView(actions.capture),
-        void: toView(actions.void),
-        refund: toView(actions.refund),
-        cancel: toView(actions.cancel),
-      },
-    };
+    const view = orderView(profileId, status, orderId ? this.journal.forTarget(orderId) : []);
+    this.remember(profileId, status, view.stateLabel);
+    return view;
+  }
+
+  private recentStore?: RecentOrders;
+  private get recent(): RecentOrders {
+    return (this.recentStore ??= new RecentOrders(this.db));
+  }
+
+  /** Orders this desk looked up or acted on, newest first; `query` narrows them. */
+  recentOrders(profileId: string, query?: string): RecentOrder[] {
+    return this.recent.list(profileId, query);
+  }
+
+  /** Adds the order to the recent list; a read-only store simply does not remember it. */
+  private remember(profileId: string, status: StatusResponse, stateLabel?: string): void {
+    if (!status.orderId || storeFaultOf(this.db)) return;
+    try {
+      this.recent.seen({
+        profileId,
+        orderId: status.orderId,
+        clientOrderId: status.clientOrderId ?? null,
+        email: status.email ?? null,
+        lastFour: status.card.lastFourDigits ?? null,
+        transactionType: status.transactionType ?? null,
+        amount: status.amount ?? null,
+        currency: status.currency ?? null,
+        stateLabel: stateLabel ?? null,
+      });
+    } catch {
+      // Remembering is a convenience: a lookup is answered even when it cannot be written.
+    }
   }
 
   capture(request: ActionRequest): Promise<ActionResult> {
@@ -222,8 +164,8 @@ export class OrderService {
     const operation = OPERATION_OF[kind];
     const reason = request.reason?.trim();
     const note = request.note?.trim();
-    const requested = () =>
-      kind === 'capture' || kind === 'refund' ? this.requestedAmount(request) : undefined;
+    const requested = (currency: string | undefined) =>
+      kind === 'capture' || kind === 'refund' ? this.requestedAmount(request, currency) : undefined;
     return this.path.run({
       what: `send a ${kind}`,
       profileId: request.profileId,
@@ -236,9 +178,9 @@ export class OrderService {
           existing.profileId !== request.profileId
         )
           return `This action id was used for a ${existing.operation} of order ${existing.targetOrderId}; open a new action.`;
-        const again = this.requestedAmount(request);
+        const again = this.requestedAmount(request, existing.currency);
         if (again && existing.amountMinor !== null && again.minor !== existing.amountMinor)
-          return `This action was sent for ${formatMinor(existing.amountMinor)} ${existing.currency ?? ''}; a retry sends exactly that. Open a new action for another amount.`;
+          return `This action was sent for ${formatMinor(existing.amountMinor, existing.currency)} ${existing.currency ?? ''}; a retry sends exactly that. Open a new action for another amount.`;
         return undefined;
       },
       before: async (client) => {
@@ -251,7 +193,9 @@ export class OrderService {
             'note',
           );
         refuseCardData({ reason, note: request.note });
-        return { status: await client.status({ orderid: request.orderid }), amount: requested() };
+        const status = await client.status({ orderid: request.orderid });
+        this.remember(request.profileId, status);
+        return { status, amount: requested(status.currency) };
       },
       // The rules see the journal inside the IMMEDIATE transaction: a second refund of the same
       // order, from this window or another process, sees the first one as pending and stops.
@@ -270,11 +214,18 @@ export class OrderService {
           if (allowance.maxMinor !== undefined && amount.minor > allowance.maxMinor) {
             throw new ServiceError(
               'AMOUNT',
-              `${formatMinor(amount.minor)} ${currency} is more than what is left, ${formatMinor(allowance.maxMinor)} ${currency}.`,
+              `${formatMinor(amount.minor, currency)} ${currency} is more than what is left, ${formatMinor(allowance.maxMinor, currency)} ${currency}.`,
               'amount',
             );
           }
           amountMinor = amount.minor;
+        } else if ((kind === 'capture' || kind === 'refund') && amountMinor === undefined) {
+          // Captures or refunds were made outside Paydesk: only the gateway knows what is left.
+          throw new ServiceError(
+            'AMOUNT',
+            `Part of this order was ${kind === 'capture' ? 'captured' : 'refunded'} outside Paydesk, so Paydesk cannot know what is left; enter the amount to ${kind}.`,
+            'amount',
+          );
         }
         // Amount and currency whenever Paydesk knows them (a capture always, a cancel with the
         // hold it releases): what the clerk confirmed is what is sent, in the form every
@@ -287,10 +238,19 @@ export class OrderService {
           currency,
           comment: [reason, note].filter(Boolean).join(': '),
         });
+        // A void moves the whole order: the journal records that amount, though none is sent.
+        if (kind === 'void')
+          amountMinor = figures.amountMinor > 0n ? figures.amountMinor : undefined;
         return {
           operation,
           fields,
+          action: journalAction(kind, amountMinor, figures.amountMinor),
+          ...(figures.changedElsewhere ? { changedElsewhere: true } : {}),
           targetOrderId: orderId,
+          // The shop's id and the customer's e-mail, from the status read before acting, so
+          // the journal finds the entry by what a clerk knows.
+          ...(status.clientOrderId ? { targetClientOrderId: status.clientOrderId } : {}),
+          ...(status.email ? { email: status.email } : {}),
           ...(amountMinor !== undefined ? { amountMinor } : {}),
           ...(currency ? { currency } : {}),
           ...(reason ? { reason } : {}),
@@ -300,9 +260,13 @@ export class OrderService {
     });
   }
 
-  private requestedAmount(request: ActionRequest): { minor: bigint } | undefined {
+  /** The amount asked for, read with the order currency's decimals (JPY none, KWD three). */
+  private requestedAmount(
+    request: ActionRequest,
+    currency: string | null | undefined,
+  ): { minor: bigint } | undefined {
     if (request.amount === undefined || request.amount.trim() === '') return undefined;
-    return { minor: parseAmount(request.amount, 'amount').minor };
+    return { minor: parseAmount(request.amount, 'amount', currency).minor };
   }
 
   /** Resolves when the entry's background follow-up has ended (its final status, or given up). */

@@ -2,17 +2,23 @@
 // spreadsheet would run as a formula (=, +, -, @) defused with a leading apostrophe.
 
 import { formatMinor } from '../gateway/amount';
+import { actionLabel } from '../../preload/contract';
+import { isoWithOffset } from '../../preload/time';
 import type { JournalEntry } from './journal';
 
 const COLUMNS: readonly [string, (e: JournalEntry) => string][] = [
-  ['created_at', (e) => e.createdAt],
+  // ISO 8601 in the desk's local time with its offset (2026-03-14T09:26:53.120+01:00).
+  ['created_at', (e) => isoWithOffset(e.createdAt)],
   ['operator', (e) => e.operator],
   ['profile_id', (e) => e.profileId],
+  // What the clerk did, in words; the gateway's operation name beside it.
+  ['action', (e) => actionLabel(e.action, e.operation)],
   ['operation', (e) => e.operation],
   ['client_orderid', (e) => e.clientOrderId],
   ['orderid', (e) => e.orderId ?? ''],
   ['target_orderid', (e) => e.targetOrderId ?? ''],
-  ['amount', (e) => (e.amountMinor === null ? '' : formatMinor(e.amountMinor))],
+  ['target_client_orderid', (e) => e.targetClientOrderId ?? ''],
+  ['amount', (e) => (e.amountMinor === null ? '' : formatMinor(e.amountMinor, e.currency))],
   ['currency', (e) => e.currency ?? ''],
   ['reason', (e) => e.reason ?? ''],
   ['note', (e) => e.note ?? ''],
@@ -21,7 +27,7 @@ const COLUMNS: readonly [string, (e: JournalEntry) => string][] = [
   ['status', (e) => e.status ?? ''],
   ['error_code', (e) => e.errorCode ?? ''],
   ['error_message', (e) => e.errorMessage ?? ''],
-  ['final_at', (e) => e.finalAt ?? ''],
+  ['final_at', (e) => (e.finalAt ? isoWithOffset(e.finalAt) : '')],
 ];
 
 /** The journal column each CSV column comes from, in order (the amount from amount_minor). */
@@ -29,10 +35,12 @@ export const CSV_SOURCE_COLUMNS = [
   'created_at',
   'operator',
   'profile_id',
+  'action',
   'operation',
   'client_orderid',
   'orderid',
   'target_orderid',
+  'target_client_orderid',
   'amount_minor',
   'currency',
   'reason',
@@ -44,7 +52,12 @@ export const CSV_SOURCE_COLUMNS = [
   'error_message',
   'final_at',
 ] as const;
-const AMOUNT_AT = CSV_SOURCE_COLUMNS.indexOf('amount_minor');
+const AT = (column: (typeof CSV_SOURCE_COLUMNS)[number]) => CSV_SOURCE_COLUMNS.indexOf(column);
+const AMOUNT_AT = AT('amount_minor');
+const CURRENCY_AT = AT('currency');
+const ACTION_AT = AT('action');
+const OPERATION_AT = AT('operation');
+const TIMES_AT = new Set([AT('created_at'), AT('final_at')]);
 
 /**
  * CSV lines from rows read raw in CSV_SOURCE_COLUMNS order (integers as bigint): the export's
@@ -57,13 +70,20 @@ export function csvLinesOfRaw(rows: readonly (readonly unknown[])[]): string {
     for (let i = 0; i < row.length; i++) {
       const value = row[i];
       const cell =
-        value === null || value === undefined
-          ? ''
-          : i === AMOUNT_AT
-            ? formatMinor(value as bigint)
-            : typeof value === 'bigint'
-              ? value.toString()
-              : (value as string);
+        i === ACTION_AT
+          ? actionLabel(
+              (value as string | null) ?? null,
+              (row[OPERATION_AT] as string | null) ?? '',
+            )
+          : value === null || value === undefined
+            ? ''
+            : i === AMOUNT_AT
+              ? formatMinor(value as bigint, (row[CURRENCY_AT] as string | null) ?? null)
+              : TIMES_AT.has(i)
+                ? isoWithOffset(value as string)
+                : typeof value === 'bigint'
+                  ? value.toString()
+                  : (value as string);
       line += i === 0 ? csvCell(cell) : ',' + csvCell(cell);
     }
     text += line + '\r\n';

@@ -26,6 +26,8 @@ export interface JournalFilterShape {
   state?: string;
   pending?: boolean;
   operation?: string;
+  /** What the clerk did (capture, partial-refund, cancel-hold...). */
+  action?: string;
   profileId?: string;
   from?: string;
   to?: string;
@@ -59,7 +61,7 @@ export function whereClause(filter: JournalFilterShape): Where {
   const params: Record<string, string> = {};
   if (filter.orderRef) {
     clauses.push(
-      '(orderid = @orderRef OR target_orderid = @orderRef OR client_orderid = @orderRef)',
+      '(orderid = @orderRef OR target_orderid = @orderRef OR client_orderid = @orderRef OR target_client_orderid = @orderRef)',
     );
     params.orderRef = filter.orderRef.trim();
   }
@@ -71,6 +73,7 @@ export function whereClause(filter: JournalFilterShape): Where {
     ['status', 'status'],
     ['state', 'state'],
     ['operation', 'operation'],
+    ['action', 'action'],
     ['profileId', 'profile_id'],
   ] as const) {
     const value = filter[key];

@@ -30,6 +30,12 @@ export interface NewJournalEntry {
   operation: string;
   /** The order the operation acts on (capture, return, void). */
   targetOrderId?: string;
+  /** That order's shop id (its client_orderid), as the status read before acting gave it. */
+  targetClientOrderId?: string;
+  /** What the clerk did, in the words of JOURNAL_ACTIONS (preload/contract.ts). */
+  action?: string;
+  /** The order showed captures or refunds made outside Paydesk when this was written. */
+  changedElsewhere?: boolean;
   amountMinor?: bigint;
   currency?: string;
   reason?: string;
@@ -48,6 +54,9 @@ export interface JournalEntry {
   operator: string;
   operation: string;
   targetOrderId: string | null;
+  targetClientOrderId: string | null;
+  action: string | null;
+  changedElsewhere: boolean;
   orderId: string | null;
   amountMinor: bigint | null;
   currency: string | null;
@@ -73,18 +82,34 @@ export interface JournalEntry {
   result: Record<string, string>;
 }
 
+/** One step of an entry's life: written, acknowledged, answered. */
+export interface JournalAnswer {
+  state: JournalState;
+  status: string | null;
+  orderId: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  at: string;
+}
+
 /** Answer fields kept in an entry's result; anything else of an answer is not kept. */
 export type EntryResult = Readonly<Record<string, string>>;
 
 export interface JournalFilter {
-  /** Matches orderid, target orderid or client_orderid exactly. */
+  /**
+   * Matches exactly any id an entry carries: its own client_orderid and orderid, and the
+   * target order's orderid and shop id (client_orderid).
+   */
   orderRef?: string;
   email?: string;
   status?: string;
   state?: JournalState;
   /** Only entries whose final answer is still owed (sending, acknowledged, unknown). */
   pending?: boolean;
+  /** The gateway operation (CAPTURE, RETURN, VOID). */
   operation?: string;
+  /** What the clerk did (capture, partial-capture, refund, partial-refund, void, cancel-hold). */
+  action?: string;
   profileId?: string;
   /** ISO timestamps, inclusive from, exclusive to. */
   from?: string;
@@ -105,6 +130,9 @@ interface Row {
   operator: string;
   operation: string;
   target_orderid: string | null;
+  target_client_orderid: string | null;
+  action: string | null;
+  changed_elsewhere: number | bigint;
   orderid: string | null;
   amount_minor: bigint | null;
   currency: string | null;
@@ -135,6 +163,9 @@ function toEntry(row: Row): JournalEntry {
     operator: row.operator,
     operation: row.operation,
     targetOrderId: row.target_orderid,
+    targetClientOrderId: row.target_client_orderid,
+    action: row.action,
+    changedElsewhere: Number(row.changed_elsewhere) === 1,
     orderId: row.orderid,
     amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
     currency: row.currency,
@@ -215,16 +246,21 @@ export class Journal {
       id = this.statement(
         `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
              currency, reason, note, email, summary, state, created_at, updated_at, sent_at,
-             lease_owner, lease_until)
+             lease_owner, lease_until, target_client_orderid, action,
+             changed_elsewhere)
            VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
              @currency, @reason, @note, @email, @summary, 'sending', @at, @at, @at,
-             @leaseOwner, @leaseUntil)`,
+             @leaseOwner, @leaseUntil, @targetClientOrderId, @action,
+             @changedElsewhere)`,
       ).run({
         clientOrderId: entry.clientOrderId,
         profileId: entry.profileId,
         operator: entry.operator,
         operation: entry.operation,
         targetOrderId: entry.targetOrderId ?? null,
+        targetClientOrderId: entry.targetClientOrderId ?? null,
+        action: entry.action ?? null,
+        changedElsewhere: entry.changedElsewhere ? 1 : 0,
         amountMinor: entry.amountMinor ?? null,
         currency: entry.currency ?? null,
         reason: entry.reason ?? null,
@@ -252,6 +288,9 @@ export class Journal {
       operator: entry.operator,
       operation: entry.operation,
       targetOrderId: entry.targetOrderId ?? null,
+      targetClientOrderId: entry.targetClientOrderId ?? null,
+      action: entry.action ?? null,
+      changedElsewhere: entry.changedElsewhere ?? false,
       orderId: null,
       amountMinor: entry.amountMinor ?? null,
       currency: entry.currency ?? null,
@@ -458,6 +497,31 @@ export class Journal {
         return applied(current, set, updatedAt) ?? this.require(clientOrderId);
       })
       .immediate();
+  }
+
+  /** Every state the entry went through, oldest first (written by a trigger, migration 5). */
+  history(clientOrderId: string): JournalAnswer[] {
+    const rows = this.db
+      .prepare(
+        `SELECT state, status, orderid, error_code, error_message, at FROM journal_history
+         WHERE client_orderid = ? ORDER BY id`,
+      )
+      .all(clientOrderId) as {
+      state: JournalState;
+      status: string | null;
+      orderid: string | null;
+      error_code: string | null;
+      error_message: string | null;
+      at: string;
+    }[];
+    return rows.map((r) => ({
+      state: r.state,
+      status: r.status,
+      orderId: r.orderid,
+      errorCode: r.error_code,
+      errorMessage: r.error_message,
+      at: r.at,
+    }));
   }
 
   /** Entries whose final answer is still owed, oldest first: what a start must reconcile. */

@@ -83,4 +83,69 @@ export const MIGRATIONS: readonly string[] = [
   // card reference, the subscription, the hosted-form link, the payout's masked destination.
   // JSON of named answer fields; never a card number (masked before it is written).
   `ALTER TABLE journal ADD COLUMN result TEXT;`,
+  // 6: the journal as an audit trail. What the clerk did (action: capture, partial-capture,
+  // refund, partial-refund, void, cancel-hold; the gateway's operation stays in \`operation\`),
+  // and the target order's shop id (its client_orderid), so a search by the shop's id finds it.
+  // changed_elsewhere: when the entry was written the order showed captures or refunds made
+  // outside Paydesk; the order-stage alone cannot tell that again once ours are added to them.
+  // Entries written before this know only the operation: the action is read from it (a RETURN
+  // is a refund; a cancel of a hold written before cannot be told apart).
+  `
+  ALTER TABLE journal ADD COLUMN action TEXT;
+  ALTER TABLE journal ADD COLUMN target_client_orderid TEXT;
+  ALTER TABLE journal ADD COLUMN changed_elsewhere INTEGER NOT NULL DEFAULT 0
+    CHECK (changed_elsewhere IN (0, 1));
+  UPDATE journal SET action = CASE operation WHEN 'CAPTURE' THEN 'capture' WHEN 'VOID' THEN 'void'
+    WHEN 'RETURN' THEN 'refund' WHEN 'PAYOUT' THEN 'payout' WHEN 'PAYOUT_V4_CHECK' THEN 'payout-check'
+    WHEN 'PAYOUT_V4_PAY' THEN 'payout-pay' WHEN 'CARDREF' THEN 'save-card'
+    WHEN 'CARDREF_V4' THEN 'save-card' WHEN 'REBILL' THEN 'rebill'
+    WHEN 'CREATE_RP_V4' THEN 'subscription' WHEN 'SALEFORM' THEN 'payment-link'
+    WHEN 'PREAUTHFORM' THEN 'hold-link' END WHERE action IS NULL;
+  CREATE INDEX journal_target_client ON journal(target_client_orderid);
+  CREATE INDEX journal_action ON journal(action);
+
+  -- Orders this desk looked up or acted on, newest first: support finds an order again by the
+  -- shop's id, the orderid, the e-mail or the card's last four digits (never more of the card).
+  CREATE TABLE recent_orders (
+    profile_id       TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+    orderid          TEXT NOT NULL,
+    client_orderid   TEXT,
+    email            TEXT,
+    last_four        TEXT CHECK (last_four IS NULL OR length(last_four) = 4),
+    transaction_type TEXT,
+    amount           TEXT,
+    currency         TEXT,
+    state_label      TEXT,
+    seen_at          TEXT NOT NULL,
+    PRIMARY KEY (profile_id, orderid)
+  );
+  CREATE INDEX recent_orders_seen ON recent_orders(profile_id, seen_at);
+
+  -- Every state an entry went through, in order (written, acknowledged, final, refused,
+  -- unknown...), by the database itself, so no code path that answers an entry can skip it.
+  CREATE TABLE journal_history (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    client_orderid TEXT NOT NULL,
+    state          TEXT NOT NULL,
+    status         TEXT,
+    orderid        TEXT,
+    error_code     TEXT,
+    error_message  TEXT,
+    at             TEXT NOT NULL
+  );
+  CREATE INDEX journal_history_entry ON journal_history(client_orderid, id);
+  CREATE TRIGGER journal_history_insert AFTER INSERT ON journal BEGIN
+    INSERT INTO journal_history (client_orderid, state, status, orderid, error_code, error_message, at)
+    VALUES (NEW.client_orderid, NEW.state, NEW.status, NEW.orderid, NEW.error_code, NEW.error_message,
+      NEW.created_at);
+  END;
+  CREATE TRIGGER journal_history_update AFTER UPDATE ON journal
+  WHEN OLD.state IS NOT NEW.state OR OLD.status IS NOT NEW.status OR OLD.orderid IS NOT NEW.orderid
+    OR OLD.error_code IS NOT NEW.error_code OR OLD.error_message IS NOT NEW.error_message
+  BEGIN
+    INSERT INTO journal_history (client_orderid, state, status, orderid, error_code, error_message, at)
+    VALUES (NEW.client_orderid, NEW.state, NEW.status, NEW.orderid, NEW.error_code, NEW.error_message,
+      NEW.updated_at);
+  END;
+  `,
 ];

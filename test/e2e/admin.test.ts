@@ -197,6 +197,40 @@ describe('Keys screen', () => {
     expect(await page.getByRole('group', { name: 'SHA-256 fingerprint' }).innerText()).toBe(before);
   });
 
+  it('checks a PEM before asking to replace a key; a new action clears the last notice', async () => {
+    const { page } = h;
+    await page.getByRole('button', { name: 'Copy public key' }).click();
+    await page.getByText('The public key (PEM) is on the clipboard.').waitFor();
+    // Garbage is refused at once: no "Replace the key of ...?" first.
+    await page.getByLabel('Private key (PEM)').fill('-----BEGIN PRIVATE KEY-----\nnope\n');
+    await page.getByRole('button', { name: 'Import and rotate…' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/^Not imported:/);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    // The clipboard notice belonged to the copy: it is gone.
+    expect(await page.getByText('The public key (PEM) is on the clipboard.').count()).toBe(0);
+    // A good key is read first, then the clerk is asked, with the new key's fingerprint.
+    const { generateKeyPairSync } = await import('node:crypto');
+    const fresh = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    });
+    await page.getByLabel('Private key (PEM)').fill(String(fresh));
+    await page.getByRole('button', { name: 'Import and rotate…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Replace the key of “Keys Test”?' });
+    expect(await dialog.innerText()).toMatch(/RSA 2048 bits, fingerprint [0-9A-F]{4} /);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it("choosing whose key to manage does not switch the app's active profile", async () => {
+    const { page } = h;
+    const activeBefore = await page.locator('#active-profile').inputValue();
+    await page.getByLabel('Key for profile').selectOption({ label: 'Prod EUR (production)' });
+    await page.getByText(/Only this screen shows Prod EUR; the active profile stays/).waitFor();
+    expect(await page.locator('#active-profile').inputValue()).toBe(activeBefore);
+    expect(await page.locator('.production-strip').count()).toBe(0);
+  });
+
   it("refuses a test profile's key for a production profile, and a PEM that is no key", async () => {
     const { page } = h;
     const privatePem = await h.secrets.get(testId, 'rsa-private-key');

@@ -51,7 +51,7 @@ describe('window.paydesk in the page', () => {
         profileId: 'x',
         orderid: '1',
         clientOrderId: 'pd-a',
-        amount: '10.001',
+        amount: '10.0001', // more decimals than any currency has
       }),
     );
     expect(result).toMatchObject({

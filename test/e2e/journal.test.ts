@@ -46,11 +46,15 @@ describe('Journal screen', () => {
   it('shows the refund with its amount, status and a link to the refunded order', async () => {
     const { page } = h;
     await h.open('#/journal');
-    const row = page.getByRole('row').filter({ hasText: refundRef });
+    // The shop's order id is shown (not Paydesk's own pd-... action id).
+    const row = page.getByRole('row').filter({ hasText: 'demo-sale-1001' });
     await expect.poll(() => row.innerText(), { timeout: 20_000 }).toMatch(/approved/);
     const text = await row.innerText();
     expect(text).toMatch(/0\.50 EUR/);
-    expect(text).toMatch(/Refund/);
+    expect(text).toMatch(/Partial refund/);
+    expect(text).not.toContain(refundRef);
+    // Local time with its offset.
+    expect(text).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d/);
     expect(text).toMatch(/Customer request/);
     expect(text).toMatch(/e2e-clerk/);
     const link = row.getByRole('link', { name: `Look up order ${saleOrderId}` });
@@ -58,10 +62,47 @@ describe('Journal screen', () => {
     expect(await countText()).toBe('1 entry, newest first');
   });
 
+  it('opens an entry in full: its fields, the redacted request, its answers in order', async () => {
+    const { page } = h;
+    await page.getByRole('button', { name: `Details of Partial refund ${refundRef}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Journal entry Partial refund ${refundRef}` });
+    await dialog.getByText('Answers, in order').waitFor();
+    const text = await dialog.innerText();
+    for (const part of ['demo-sale-1001', 'anna.schmidt@example.com', 'RETURN', '0.50 EUR'])
+      expect(text).toContain(part);
+    const request = await dialog.getByRole('table').innerText();
+    expect(request).toMatch(/client_orderid\s+pd-/);
+    expect(request).toMatch(/amount\s+0\.50/);
+    const answers = await dialog.getByRole('listitem').allInnerTexts();
+    expect(answers).toHaveLength(3);
+    expect(answers[0]).toMatch(/Written, being sent/);
+    expect(answers[2]).toMatch(/Final: approved/);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it("finds the refund by the shop's order id and by the customer's e-mail", async () => {
+    const { page } = h;
+    const search = page.getByRole('search', { name: 'Search the journal' });
+    const ref = search.getByLabel('Shop order id, orderid or action id');
+    await ref.fill('demo-sale-1001');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(countText).toBe('1 entry matches, newest first');
+    await ref.fill('');
+    await search.getByLabel('Customer email').fill('Anna.Schmidt@example.com');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(countText).toBe('1 entry matches, newest first');
+    await search.getByLabel('Customer email').fill('nobody@example.com');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(countText).toBe('No journal entries match these filters.');
+    await search.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(countText).toBe('1 entry, newest first');
+  });
+
   it('filters by order, status and state, and checks the date range', async () => {
     const { page } = h;
     const search = page.getByRole('search', { name: 'Search the journal' });
-    await search.getByLabel('Order id or client_orderid').fill(saleOrderId);
+    await search.getByLabel('Shop order id, orderid or action id').fill(saleOrderId);
     await search.getByRole('button', { name: 'Search' }).click();
     await expect.poll(countText).toBe('1 entry matches, newest first');
 
@@ -99,18 +140,28 @@ describe('Journal screen', () => {
   it('exports the filtered journal as CSV and says where it went', async () => {
     const { page } = h;
     const search = page.getByRole('search');
-    await search.getByLabel('Operation').selectOption('RETURN');
+    // Operations by what the clerk did: a cancel of a hold is not a refund.
+    const operation = search.getByLabel('Operation');
+    expect(await operation.locator('option').allInnerTexts()).toContain('Cancel hold');
+    await operation.selectOption({ label: 'Partial refund' });
     await search.getByRole('button', { name: 'Search' }).click();
     await expect.poll(countText).toBe('1 entry matches, newest first');
     await page.getByRole('button', { name: 'Export CSV…' }).click();
-    await page.getByText(/^Exported 1 entries to .*paydesk-journal-.*\.csv/).waitFor();
+    await page.getByText(/^Exported 1 entry to .*paydesk-journal-.*\.csv/).waitFor();
+    // A new search is a new question: the notice does not turn into "Exported 0 entries".
+    await operation.selectOption({ label: 'Cancel hold' });
+    await search.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(countText).toBe('No journal entries match these filters.');
+    expect(await page.getByText(/^Exported/).count()).toBe(0);
     const csv = h.saved.find((f) => f.kind === 'csv');
     expect(csv?.name).toMatch(/^paydesk-journal-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = (csv?.content ?? '').trim().split('\r\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^created_at,operator,/);
     expect(lines[1]).toContain(refundRef);
-    expect(lines[1]).toContain(`,${saleOrderId},0.50,EUR,Customer request,`);
+    expect(lines[1]).toContain(`,${saleOrderId},demo-sale-1001,0.50,EUR,Customer request,`);
+    expect(lines[1]).toContain(',Partial refund,RETURN,');
+    expect(lines[1]).toContain(',anna.schmidt@example.com,');
   });
 });
 
@@ -119,9 +170,10 @@ describe('a journal of 100,000 entries', () => {
   beforeAll(() => {
     const insert = h.services.db.prepare(
       `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, orderid,
-         amount_minor, currency, reason, email, summary, state, status, created_at, updated_at, final_at)
+         amount_minor, currency, reason, email, summary, state, status, created_at, updated_at, final_at,
+         action, target_client_orderid)
        VALUES (?, ?, 'bulk-clerk', 'RETURN', ?, ?, ?, 'EUR', 'Customer request', ?, '{}', 'final',
-         'approved', ?, ?, ?)`,
+         'approved', ?, ?, ?, 'refund', ?)`,
     );
     const start = Date.parse('2024-01-01T00:00:00Z');
     h.services.db.transaction(() => {
@@ -138,6 +190,7 @@ describe('a journal of 100,000 entries', () => {
           at,
           at,
           at,
+          `shop-${ref}`,
         );
       }
     })();
@@ -160,7 +213,7 @@ describe('a journal of 100,000 entries', () => {
     const region = page.getByRole('region', { name: 'Journal entries' });
     await region.focus();
     await page.keyboard.press('End');
-    const last = page.getByRole('row').filter({ hasText: refundRef });
+    const last = page.getByRole('row').filter({ hasText: 'demo-sale-1001' });
     await last.waitFor();
     await page.getByRole('row').filter({ hasText: 'bulk-000000' }).waitFor();
     expect(await last.getAttribute('aria-rowindex')).toBe(String(BULK + 2));

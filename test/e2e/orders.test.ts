@@ -52,13 +52,17 @@ describe('Orders screen', () => {
     expect(await orderHeading(page).textContent()).toBe('Order 1000001');
     expect(await isFocused(orderHeading(page))).toBe(true);
     const card = page.getByRole('region', { name: 'Order 1000001' });
-    expect(await card.textContent()).toContain('Approved: the gateway accepted it.');
+    // 19.90 EUR was refunded outside Paydesk: never "Approved", never a made-up figure.
+    expect(await card.textContent()).toContain('Partly refunded');
+    expect(await card.textContent()).not.toContain('Approved');
     expect(await card.textContent()).toContain('444455 ••• 1111');
-    expect(await amountRow('Left to refund')).toBe('Left to refund 49.90 EUR');
+    expect(await amountRow('Refunded')).toBe('Refunded at least 0.00 EUR');
+    expect(await amountRow('Left to refund')).toBe('Left to refund Unknown: the gateway knows');
 
     await page.getByRole('button', { name: 'Refund…' }).click();
     const amount = page.getByRole('textbox', { name: /^Amount to refund/ });
-    expect(await amount.inputValue()).toBe('49.90');
+    // No maximum is pre-filled: only the gateway knows what is left.
+    expect(await amount.inputValue()).toBe('');
     expect(await isFocused(amount)).toBe(true);
     await amount.fill('10.00');
     await page.getByRole('combobox', { name: 'Reason' }).selectOption('Customer request');
@@ -105,8 +109,8 @@ describe('Orders screen', () => {
     });
     expect(rows[0]!.clientOrderId).toMatch(/^pd-/);
 
-    await waitForAmountRow('Refunded', '10.00 EUR');
-    await waitForAmountRow('Left to refund', '39.90 EUR');
+    await waitForAmountRow('Refunded', 'at least 10.00 EUR');
+    await waitForAmountRow('Left to refund', 'Unknown');
     await page.getByRole('button', { name: 'Done' }).click();
     expect(await page.getByRole('region', { name: /^Refund order/ }).count()).toBe(0);
   });
@@ -167,6 +171,7 @@ describe('Orders screen', () => {
     for (const [typed, message] of [
       ['10.005', 'Use at most two decimals'],
       ['500.00', 'That is more than what is left: at most 420.00 USD.'],
+      ['12345678901234', 'That amount is too large'],
       ['0.00', 'The amount must be more than 0.00.'],
       ['12,50', 'Write the amount with a dot'],
     ] as const) {
@@ -181,6 +186,7 @@ describe('Orders screen', () => {
 
     await openOrder(h, 'demo-sale-1002');
     await page.getByRole('button', { name: 'Refund…' }).click();
+    await page.getByRole('textbox', { name: /^Amount to refund/ }).fill('5');
     await page.getByRole('button', { name: 'Review refund' }).click();
     await page.getByRole('alert').filter({ hasText: 'Choose a reason for the refund.' }).waitFor();
     expect(await isFocused(page.getByRole('combobox', { name: 'Reason' }))).toBe(true);
@@ -201,9 +207,9 @@ describe('Orders screen', () => {
     // demo-sale-1002 (120.00 EUR) had 25.00 EUR refunded before Paydesk: only the gateway knows.
     await openOrder(h, 'demo-sale-1002');
     await page.getByRole('button', { name: 'Refund…' }).click();
-    expect(await page.getByRole('textbox', { name: /^Amount to refund/ }).inputValue()).toBe(
-      '120.00',
-    );
+    const typed = page.getByRole('textbox', { name: /^Amount to refund/ });
+    // The clerk enters the amount (nothing is pre-filled here); the gateway decides.
+    await typed.fill('120');
     await page.getByRole('combobox', { name: 'Reason' }).selectOption('Duplicate charge');
     await page.getByRole('button', { name: 'Review refund' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Refund 120.00 EUR' }).click();
@@ -220,6 +226,96 @@ describe('Orders screen', () => {
     await page.getByRole('button', { name: 'Change and send again' }).click();
     const amount = page.getByRole('textbox', { name: /^Amount to refund/ });
     expect(await amount.isEditable()).toBe(true);
+  });
+
+  it('answers "no order found" neutrally, and refuses an orderid that is not digits in the form', async () => {
+    await h.open('#/lookup');
+    await page.getByRole('combobox', { name: 'Look up by' }).selectOption('orderid');
+    await page.getByRole('searchbox', { name: 'Order reference' }).fill('demo-sale-1001');
+    await page.getByRole('button', { name: 'Look up', exact: true }).click();
+    await page.getByText(/orderid is digits only/).waitFor();
+
+    await page.getByRole('searchbox', { name: 'Order reference' }).fill('999999');
+    await page.getByRole('button', { name: 'Look up', exact: true }).click();
+    const answer = page.getByRole('status').filter({ hasText: 'No order found.' });
+    await answer.waitFor();
+    const text = (await answer.innerText()).trim();
+    expect(text).toMatch(/orderid 999999/);
+    // No red refusal, no internal code in the sentence a clerk reads.
+    expect(text).not.toMatch(/GATEWAY_REFUSED|NOT_FOUND|\(/);
+    expect(await page.locator('.notice-error').count()).toBe(0);
+  });
+
+  it('a JPY order on a production profile: yen without decimals, and the amount typed to confirm', async () => {
+    const sandbox = (await h.services.profiles.list()).find((p) => p.embedded)!;
+    await h.services.profiles.create({
+      name: 'Shop live',
+      environment: 'production',
+      baseUrl: sandbox.baseUrl,
+      endpointId: sandbox.endpointId,
+      login: sandbox.login,
+      controlKey: (await h.secrets.get(sandbox.id, 'control-key'))!,
+    });
+    await h.open('#/lookup');
+    await page.reload();
+    await page.getByRole('combobox', { name: 'Profile' }).selectOption({ label: 'Shop live' });
+    await lookUp(page, 'demo-sale-1010');
+    expect(await amountRow('Amount')).toBe('Amount 5,000 JPY');
+    expect(await amountRow('Left to refund')).toBe('Left to refund 5,000 JPY');
+
+    await page.getByRole('button', { name: 'Refund…' }).click();
+    const amount = page.getByRole('textbox', { name: /^Amount to refund/ });
+    expect(await amount.inputValue()).toBe('5000');
+    await amount.fill('0.50');
+    await page.getByRole('combobox', { name: 'Reason' }).selectOption('Customer request');
+    await page.getByRole('button', { name: 'Review refund' }).click();
+    await page.getByRole('alert').filter({ hasText: 'JPY has no decimals' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+
+    const before = journalTotal();
+    await amount.fill('1000');
+    await page.getByRole('button', { name: 'Review refund' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Refund 1,000 JPY?' });
+    await dialog.waitFor();
+    const typed = dialog.getByRole('textbox', { name: /To confirm, type the amount/ });
+    // Focus starts in the box, never on the button that moves money: Enter, Enter sends nothing.
+    expect(await isFocused(typed)).toBe(true);
+    const confirm = dialog.getByRole('button', { name: 'Refund 1,000 JPY' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    expect(journalTotal()).toBe(before);
+    await typed.fill('1000');
+    await page.keyboard.press('Enter');
+    await page.getByText('Refund of 1,000 JPY approved.').waitFor();
+    await waitForAmountRow('Left to refund', '4,000 JPY');
+    expect(h.services.journal.search({ orderRef: 'demo-sale-1010' }, 0, 10).rows[0]).toMatchObject({
+      amount: '1000',
+      currency: 'JPY',
+      actionLabel: 'Partial refund',
+    });
+    await page.getByRole('combobox', { name: 'Profile' }).selectOption({ label: 'Sandbox' });
+  });
+
+  it('lists recent orders on the Orders screen, found by e-mail or last four digits', async () => {
+    await h.open('#/lookup');
+    const recent = page.getByRole('region', { name: 'Recent orders' });
+    await recent.getByRole('row').nth(1).waitFor();
+    // Every order looked up above on the Sandbox profile is there.
+    const all = await recent.getByRole('table').innerText();
+    for (const ref of ['demo-sale-1001', 'demo-sale-1002', 'demo-auth-2003'])
+      expect(all).toContain(ref);
+    const find = recent.getByRole('searchbox', { name: 'Find a recent order' });
+    await find.fill('LI.WEI');
+    await expect.poll(() => recent.getByRole('row').count()).toBe(2);
+    expect(await recent.getByRole('table').innerText()).toContain('demo-sale-1002');
+    await find.fill('9999');
+    await recent.getByText(/No recent order matches/).waitFor();
+    await find.fill('4444');
+    await recent.getByRole('link', { name: /\(demo-sale-1002\)$/ }).waitFor();
+    expect(await recent.getByRole('table').innerText()).not.toContain('demo-sale-1003');
+    await recent.getByRole('link', { name: /\(demo-sale-1002\)$/ }).click();
+    await page.getByRole('heading', { level: 2, name: 'Order 1000002' }).waitFor();
   });
 
   it('says clearly when the gateway of the active profile cannot be reached', async () => {
@@ -241,6 +337,14 @@ describe('Orders screen', () => {
     const error = page.getByRole('alert').filter({ hasText: 'refused the connection' });
     await error.waitFor();
     expect(await error.textContent()).toContain('could not be looked up');
+    // The internal code is for support, under a disclosure, never in the sentence a clerk reads.
+    const sentence = await error.evaluate((element) => {
+      const copy = element.cloneNode(true) as HTMLElement;
+      copy.querySelector('details')?.remove();
+      return copy.textContent ?? '';
+    });
+    expect(sentence).not.toMatch(/\([A-Z_]{3,}\)/);
+    expect(await error.locator('details summary').innerText()).toBe('Details for support');
     await page.getByRole('button', { name: 'Look up again' }).waitFor();
 
     await page.getByRole('combobox', { name: 'Profile' }).selectOption({ label: 'Sandbox' });

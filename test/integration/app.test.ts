@@ -263,3 +263,99 @@ describe('orders changed outside Paydesk', () => {
     });
   });
 });
+describe('demo orders: figures the gateway knows better, one state per order', () => {
+  const lookup = async (app: PaydeskServices, coid: string) => {
+    const [profile] = await app.profiles.list();
+    return {
+      profileId: profile!.id,
+      order: await app.orders.lookup(profile!.id, { client_orderid: coid }),
+    };
+  };
+
+  it('a sale refunded outside Paydesk shows "at least", no maximum, and the gateway names what is left', async () => {
+    const app = await start();
+    const { profileId, order } = await lookup(app, 'demo-sale-1001');
+    expect(order).toMatchObject({
+      state: 'partly-refunded',
+      stateLabel: 'Partly refunded',
+      refunded: '0.00',
+      refundedAtLeast: true,
+      remainingRefundable: null,
+      actions: { refund: { allowed: true } },
+    });
+    expect(order.actions.refund.max).toBeUndefined();
+    // Without an amount nothing is sent: Paydesk cannot know what is left.
+    await expect(
+      app.orders.refund({
+        profileId,
+        orderid: order.orderId,
+        clientOrderId: app.orders.openAction().clientOrderId,
+        reason: 'Customer request',
+      }),
+    ).rejects.toMatchObject({ code: 'AMOUNT', field: 'amount' });
+    // The whole amount: the gateway refuses and says how much is really left.
+    await expect(
+      app.orders.refund({
+        profileId,
+        orderid: order.orderId,
+        clientOrderId: app.orders.openAction().clientOrderId,
+        amount: '49.90',
+        reason: 'Customer request',
+      }),
+    ).rejects.toThrow(/above what is left to return, 30\.00 EUR/);
+    const again = await lookup(app, 'demo-sale-1002');
+    expect(again.order).toMatchObject({ refundedAtLeast: true, remainingRefundable: null });
+  });
+
+  it('a preauth captured outside Paydesk shows "at least" captured and no maximum to capture', async () => {
+    const app = await start();
+    const { order } = await lookup(app, 'demo-auth-2001');
+    expect(order).toMatchObject({
+      state: 'partly-captured',
+      captured: '0.00',
+      capturedAtLeast: true,
+      remainingCapturable: null,
+      actions: { capture: { allowed: true } },
+    });
+    expect(order.actions.capture.max).toBeUndefined();
+  });
+
+  it('a voided, a fully refunded and a cancelled order are not "Approved"', async () => {
+    const app = await start();
+    expect((await lookup(app, 'demo-sale-1008')).order).toMatchObject({
+      state: 'voided',
+      stateLabel: 'Voided',
+    });
+    expect((await lookup(app, 'demo-sale-1009')).order).toMatchObject({
+      state: 'refunded',
+      stateLabel: 'Refunded',
+    });
+    const { profileId, order } = await lookup(app, 'demo-auth-2002');
+    expect(order.state).toBe('approved');
+    const { clientOrderId } = app.orders.openAction();
+    await app.orders.cancel({
+      profileId,
+      orderid: order.orderId,
+      clientOrderId,
+      reason: 'Customer cancelled',
+    });
+    expect(await app.orders.settled(clientOrderId)).toMatchObject({ status: 'approved' });
+    const after = (await lookup(app, 'demo-auth-2002')).order;
+    expect(after).toMatchObject({ state: 'hold-cancelled', stateLabel: 'Hold cancelled' });
+    expect(after.statusText).not.toMatch(/Approved/);
+  });
+
+  it('a payout shows only its amount: no refund figures beside "cannot be refunded"', async () => {
+    const app = await start();
+    const { order } = await lookup(app, 'demo-payout-3001');
+    expect(order).toMatchObject({
+      figureKind: 'amount-only',
+      amount: '250.00',
+      refunded: null,
+      remainingRefundable: null,
+      captured: null,
+      remainingCapturable: null,
+      actions: { refund: { allowed: false, reason: 'A payout cannot be refunded.' } },
+    });
+  });
+});

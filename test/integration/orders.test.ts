@@ -94,10 +94,19 @@ describe('lookup', () => {
     expect(view.actions.capture.reason).toMatch(/Only a preauth can be captured/);
   });
 
-  it('names the order that does not exist', async () => {
-    await expect(service.lookup(profileId, { orderid: '999999' })).rejects.toThrow(
-      /No order with orderid 999999/,
-    );
+  it('answers "not found" neutrally for an order that does not exist, naming it', async () => {
+    await expect(service.lookup(profileId, { orderid: '999999' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(/^The gateway has no order with orderid 999999 /) as string,
+    });
+  });
+
+  it('refuses an orderid that is not digits before anything is sent', async () => {
+    await expect(service.lookup(profileId, { orderid: 'demo-sale-1001' })).rejects.toMatchObject({
+      code: 'INPUT',
+      field: 'orderid',
+      message: expect.stringMatching(/digits only/) as string,
+    });
   });
 });
 

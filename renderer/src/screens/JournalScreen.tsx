@@ -12,6 +12,7 @@ import { useActiveProfile } from '../profile-context';
 import { keys } from '../queries';
 import { formatCount, plural } from './journal/format';
 import { draftOfPreset, filterOf, JournalFilters } from './journal/JournalFilters';
+import { EntryDetail } from './journal/EntryDetail';
 import { JournalList } from './journal/JournalList';
 import './journal/journal.css';
 
@@ -28,6 +29,7 @@ function JournalView({ preset }: { preset?: string }) {
     return result.errors ? {} : result.filter;
   });
   const filtered = Object.keys(filter).length > 0;
+  const [openEntry, setOpenEntry] = useState<string>();
 
   // The same query the list's first page uses: the count shown here is the list's.
   const count = useQuery({
@@ -52,7 +54,15 @@ function JournalView({ preset }: { preset?: string }) {
         Every capture, void and refund Paydesk sent, written before it left and updated with the
         gateway's answers. Entries are never edited or deleted.
       </p>
-      <JournalFilters initial={initial} profiles={profiles} onApply={setFilter} />
+      <JournalFilters
+        initial={initial}
+        profiles={profiles}
+        onApply={(next) => {
+          // A new search is a new question: the last export's notice no longer applies.
+          exportCsv.reset();
+          setFilter(next);
+        }}
+      />
       <div className="journal-toolbar">
         <p className="journal-count" role="status" aria-live="polite">
           {total === undefined
@@ -86,7 +96,7 @@ function JournalView({ preset }: { preset?: string }) {
       {exportCsv.data &&
         (exportCsv.data.saved ? (
           <Notice kind="success">
-            Exported {total === undefined ? '' : `${formatCount(total)} `}entries to{' '}
+            Exported {plural(exportCsv.data.count, 'entry', 'entries')} to{' '}
             <span className="mono">{exportCsv.data.path ?? 'the chosen file'}</span>.
           </Notice>
         ) : (
@@ -94,7 +104,12 @@ function JournalView({ preset }: { preset?: string }) {
         ))}
       {exportCsv.error && <ErrorNotice error={exportCsv.error} title="Not exported:" />}
       {/* A new filter starts at the top of a new list. */}
-      {total !== 0 && <JournalList key={JSON.stringify(filter)} filter={filter} />}
+      {total !== 0 && (
+        <JournalList key={JSON.stringify(filter)} filter={filter} onOpen={setOpenEntry} />
+      )}
+      {openEntry && (
+        <EntryDetail clientOrderId={openEntry} onClose={() => setOpenEntry(undefined)} />
+      )}
     </section>
   );
 }

@@ -26,18 +26,23 @@ const keyChange = (profileId: string) => ['key-change', profileId] as const;
 const SIZES: readonly Bits[] = [2048, 3072, 4096];
 
 export function KeysScreen() {
-  const { profiles, active, setActiveId } = useActiveProfile();
+  const { profiles, active } = useActiveProfile();
+  // Whose key to manage is this screen's own choice: it starts at the active profile and
+  // never switches the app's active profile (the header, the orders, the journal stay as they are).
+  const [chosenId, setChosenId] = useState<string>();
+  const managed = profiles.find((p) => p.id === chosenId) ?? active;
   return (
     <section className="admin-screen" aria-labelledby="keys-title">
       <div className="screen-heading">
         <h1 id="keys-title">Keys</h1>
-        {active && (
+        {managed && (
           <div className="field inline-field">
             <label htmlFor="keys-profile">Key for profile</label>
             <select
               id="keys-profile"
-              value={active.id}
-              onChange={(e) => setActiveId(e.target.value)}
+              value={managed.id}
+              aria-describedby="keys-profile-hint"
+              onChange={(e) => setChosenId(e.target.value)}
             >
               {profiles.map((p) => (
                 <option key={p.id} value={p.id}>
@@ -45,10 +50,15 @@ export function KeysScreen() {
                 </option>
               ))}
             </select>
+            <span id="keys-profile-hint" className="field-hint">
+              {active && managed.id !== active.id
+                ? `Only this screen shows ${managed.name}; the active profile stays ${active.name}.`
+                : 'The active profile.'}
+            </span>
           </div>
         )}
       </div>
-      {active ? <ProfileKeys key={active.id} profile={active} /> : <p>No profile yet.</p>}
+      {managed ? <ProfileKeys key={managed.id} profile={managed} /> : <p>No profile yet.</p>}
     </section>
   );
 }
@@ -73,8 +83,11 @@ function ProfileKeys({ profile }: { profile: ProfileView }) {
     });
   };
 
+  // A notice belongs to the action that made it: the next action starts without it.
+  const clearOutcome = () => setOutcome(undefined);
   const save = useMutation({
     mutationFn: () => unwrap(paydesk().keys.savePublicKey({ profileId })),
+    onMutate: clearOutcome,
     onSuccess: (r) =>
       setOutcome(
         r.saved
@@ -84,6 +97,7 @@ function ProfileKeys({ profile }: { profile: ProfileView }) {
   });
   const copy = useMutation({
     mutationFn: () => unwrap(paydesk().keys.copyPublicKey({ profileId })),
+    onMutate: clearOutcome,
     onSuccess: () =>
       setOutcome({ kind: 'success', text: 'The public key (PEM) is on the clipboard.' }),
   });
@@ -148,11 +162,13 @@ function ProfileKeys({ profile }: { profile: ProfileView }) {
         <GenerateKey
           profile={profile}
           hasKey={Boolean(key)}
+          onStart={clearOutcome}
           onAttached={(k) => attached(k, `New ${k.bits}-bit key generated and attached`)}
         />
         <ImportKey
           profile={profile}
           hasKey={Boolean(key)}
+          onStart={clearOutcome}
           onAttached={(k) => attached(k, 'Key imported and attached')}
         />
       </div>
@@ -211,10 +227,12 @@ function RotationWarning({ profile }: { profile: ProfileView }) {
 function GenerateKey({
   profile,
   hasKey,
+  onStart,
   onAttached,
 }: {
   profile: ProfileView;
   hasKey: boolean;
+  onStart: () => void;
   onAttached: (key: KeyView) => Promise<void>;
 }) {
   const [bits, setBits] = useState<Bits>(4096);
@@ -224,6 +242,7 @@ function GenerateKey({
     mutationKey: keyChange(profile.id),
     mutationFn: (size: Bits) =>
       unwrap(paydesk().keys.generate({ profileId: profile.id, bits: size })),
+    onMutate: onStart,
     onSuccess: onAttached,
   });
 
@@ -233,6 +252,7 @@ function GenerateKey({
       <form
         onSubmit={(e) => {
           e.preventDefault();
+          onStart();
           if (hasKey) setConfirming(true);
           else generate.mutate(bits);
         }}
@@ -289,27 +309,37 @@ const importSchema = contract.keys.import.request;
 function ImportKey({
   profile,
   hasKey,
+  onStart,
   onAttached,
 }: {
   profile: ProfileView;
   hasKey: boolean;
+  onStart: () => void;
   onAttached: (key: KeyView) => Promise<void>;
 }) {
   const [pem, setPem] = useState('');
   const [passphrase, setPassphrase] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [confirming, setConfirming] = useState(false);
+  /** The key the PEM holds, read and checked by main before anything is asked or stored. */
+  const [confirming, setConfirming] = useState<{ fingerprint: string; bits: number }>();
   const changing = useIsMutating({ mutationKey: keyChange(profile.id) }) > 0;
+  const request = () => ({
+    profileId: profile.id,
+    pem,
+    ...(passphrase ? { passphrase } : {}),
+  });
+  // Check first, confirm second: garbage, an EC key or a short key is refused before the
+  // clerk is asked whether to replace anything.
+  const check = useMutation({
+    mutationFn: () => unwrap(paydesk().keys.checkImport(request())),
+    onSuccess: (found) => {
+      if (hasKey) setConfirming(found);
+      else doImport.mutate();
+    },
+  });
   const doImport = useMutation({
     mutationKey: keyChange(profile.id),
-    mutationFn: () =>
-      unwrap(
-        paydesk().keys.import({
-          profileId: profile.id,
-          pem,
-          ...(passphrase ? { passphrase } : {}),
-        }),
-      ),
+    mutationFn: () => unwrap(paydesk().keys.import(request())),
     onSuccess: async (key) => {
       setPem('');
       setPassphrase('');
@@ -319,6 +349,8 @@ function ImportKey({
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    onStart();
+    doImport.reset();
     const checked = importSchema.safeParse({
       profileId: profile.id,
       pem: pem.trim(),
@@ -331,8 +363,7 @@ function ImportKey({
       document.getElementById('import-pem')?.focus();
       return;
     }
-    if (hasKey) setConfirming(true);
-    else doImport.mutate();
+    check.mutate();
   }
 
   return (
@@ -374,21 +405,32 @@ function ImportKey({
             onChange={(e) => setPassphrase(e.target.value)}
           />
         </div>
-        <button type="submit" className="primary" disabled={changing}>
-          {doImport.isPending ? 'Importing…' : hasKey ? 'Import and rotate…' : 'Import key'}
+        <button type="submit" className="primary" disabled={changing || check.isPending}>
+          {check.isPending
+            ? 'Reading the key…'
+            : doImport.isPending
+              ? 'Importing…'
+              : hasKey
+                ? 'Import and rotate…'
+                : 'Import key'}
         </button>
       </form>
+      {check.error && <ErrorNotice error={check.error} title="Not imported:" />}
       {doImport.error && <ErrorNotice error={doImport.error} title="Not imported:" />}
       {confirming && (
         <ConfirmDialog
           title={`Replace the key of “${profile.name}”?`}
           confirmLabel="Import new key"
-          onCancel={() => setConfirming(false)}
+          onCancel={() => setConfirming(undefined)}
           onConfirm={() => {
-            setConfirming(false);
+            setConfirming(undefined);
             doImport.mutate();
           }}
         >
+          <p>
+            The key you pasted is RSA {confirming.bits} bits, fingerprint{' '}
+            <span className="mono">{fingerprintGroups(confirming.fingerprint).join(' ')}</span>.
+          </p>
           <RotationWarning profile={profile} />
         </ConfirmDialog>
       )}

@@ -14,7 +14,8 @@ import {
   type RefObject,
 } from 'react';
 
-import type { OrderViewData } from '../../../preload/contract';
+import { ORDERID_MESSAGE, type OrderViewData } from '../../../preload/contract';
+import { BridgeError } from '../api';
 import { ErrorNotice, Notice } from '../components/Notice';
 import { useActiveProfile, type ProfileView } from '../profile-context';
 import { keys } from '../queries';
@@ -22,6 +23,7 @@ import { hrefOf, navigate } from '../route';
 import { ActionPanel } from './orders/ActionPanel';
 import { useOrder } from './orders/hooks';
 import { OrderDetails } from './orders/OrderDetails';
+import { RecentOrders } from './orders/RecentOrders';
 import { guessKind, parseRef, refParam, type OrderRef, type RefKind } from './orders/ref';
 import { ACTION_WORDS, actionsFor, type ActionKind } from './orders/words';
 import './orders/orders.css';
@@ -75,6 +77,7 @@ export function LookupScreen({ orderRef }: { orderRef?: string }) {
           .
         </p>
       )}
+      {!current && active && <RecentOrders profile={active} />}
     </div>
   );
 }
@@ -99,6 +102,11 @@ function LookupForm({
     const trimmed = value.trim();
     if (trimmed === '') {
       setError('Enter an orderid or a client_orderid.');
+      input.current?.focus();
+      return;
+    }
+    if (kind === 'orderid' && !/^\d+$/.test(trimmed)) {
+      setError(ORDERID_MESSAGE);
       input.current?.focus();
       return;
     }
@@ -206,6 +214,19 @@ function OrderResult({
   }, [openKind]);
 
   if (!order) {
+    if (query.error instanceof BridgeError && query.error.code === 'NOT_FOUND') {
+      // "Not found" is an answer, not a failure: neutral words, no red.
+      return (
+        <div className="lookup-failed">
+          <Notice kind="info">
+            <strong>No order found.</strong> {query.error.message}
+          </Notice>
+          <button type="button" onClick={() => void query.refetch()}>
+            Look up again
+          </button>
+        </div>
+      );
+    }
     if (query.error) {
       return (
         <div className="lookup-failed">

@@ -1,6 +1,6 @@
 // Screenshots of the admin and journal screens for docs/screenshots (npm run screenshots): the
 // profiles list with a production and a test profile beside the built-in sandbox, the keys
-// screen right after a key was generated, and the journal with a few entries.
+// screen right after a key was generated, the journal with a few entries, and one entry in full.
 
 import { join } from 'node:path';
 
@@ -102,5 +102,16 @@ export async function shootAdmin(h: Harness, dir: string): Promise<string[]> {
     .catch(() => undefined);
   await page.getByText(/^\d+ entr(y|ies), newest first/).waitFor();
   await shot('journal.png');
+
+  // One entry in full: its fields, the redacted request, its answers in order.
+  await page
+    .getByRole('button', { name: /^Details of / })
+    .first()
+    .click();
+  await page.getByRole('dialog').getByText('Answers, in order').waitFor();
+  const dialogShot = join(dir, 'journal-entry.png');
+  await page.screenshot({ path: dialogShot });
+  written.push(dialogShot);
+  await page.keyboard.press('Escape');
   return written;
 }

@@ -1,5 +1,6 @@
 // Screenshots of the Orders screen for the README: a looked-up order and the capture, void and
-// refund forms filled in with demo data (the refund one at its confirmation). Nothing is sent,
+// refund forms filled in with demo data (the refund one at its confirmation), the recent orders,
+// and a production refund's typed confirmation (half typed). Nothing is sent,
 // so the demo orders stay as they were.
 
 import { join } from 'node:path';
@@ -71,6 +72,39 @@ export async function shootOrders(h: Harness, dir: string): Promise<string[]> {
   await page.getByRole('dialog').waitFor();
   await shot('refund.png');
   await page.keyboard.press('Escape');
+
+  // The Orders screen's landing: the orders looked up above, newest first.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await h.open('#/lookup');
+  await page.getByRole('region', { name: 'Recent orders' }).getByRole('row').nth(1).waitFor();
+  await shot('recent-orders.png');
+
+  // A production profile (on the sandbox's address): the amount must be typed to confirm.
+  await page.setViewportSize({ width: 1280, height: 1300 });
+  const sandbox = (await h.services.profiles.list()).find((p) => p.embedded);
+  if (sandbox && !(await h.services.profiles.list()).some((p) => p.name === 'Shop live')) {
+    await h.services.profiles.create({
+      name: 'Shop live',
+      environment: 'production',
+      baseUrl: sandbox.baseUrl,
+      endpointId: sandbox.endpointId,
+      login: sandbox.login,
+      controlKey: (await h.secrets.get(sandbox.id, 'control-key')) ?? '',
+    });
+  }
+  await page.reload();
+  await page.getByRole('combobox', { name: 'Profile' }).selectOption({ label: 'Shop live' });
+  await lookUp(page, 'demo-sale-1010');
+  await page.getByRole('button', { name: 'Refund…' }).click();
+  await page.getByRole('textbox', { name: /^Amount to refund/ }).fill('1500');
+  await page.getByRole('combobox', { name: 'Reason' }).selectOption('Damaged goods');
+  await page.getByRole('button', { name: 'Review refund' }).click();
+  await page.getByRole('dialog').waitFor();
+  await page.getByRole('textbox', { name: /To confirm, type the amount/ }).fill('15');
+  await shot('refund-production.png');
+  await page.keyboard.press('Escape');
+  if (sandbox)
+    await page.getByRole('combobox', { name: 'Profile' }).selectOption({ label: 'Sandbox' });
 
   if (viewport) await page.setViewportSize(viewport);
   return paths;

@@ -118,11 +118,11 @@ describe('the bridge', () => {
     }
     expect(lookup).not.toHaveBeenCalled();
     expect(refund).not.toHaveBeenCalled();
-    // A well-formed pair (an emoji) is ordinary text.
+    // A well-formed pair (an emoji) is ordinary text (in a shop's id; an orderid is digits).
     lookup.mockResolvedValue(undefined);
     const fine = await bridge.handle(channelOf('orders', 'lookup'), app, {
       profileId: 'p1',
-      orderid: 'ord\uD83D\uDE00',
+      client_orderid: 'ord\uD83D\uDE00',
     });
     expect(lookup).toHaveBeenCalledTimes(1);
     expect(fine).not.toMatchObject({ error: { code: 'INVALID_REQUEST' } });

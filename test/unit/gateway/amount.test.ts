@@ -72,6 +72,24 @@ describe('amounts: minor units from the decimal text', () => {
     }
   });
 
+  it('reads each currency with its own decimals (ISO 4217, from Intl)', () => {
+    expect(parseAmount('5000', 'amount', 'JPY').minor).toBe(5000n);
+    expect(parseAmount('12.345', 'amount', 'KWD').minor).toBe(12345n);
+    expect(parseAmount('10.42', 'amount', 'EUR').minor).toBe(1042n);
+    expect(formatMinor(5000n, 'JPY')).toBe('5000');
+    expect(formatMinor(12345n, 'KWD')).toBe('12.345');
+    expect(formatMinor(5n, 'KWD')).toBe('0.005');
+    expect(formatMinor(1050n, 'EUR')).toBe('10.50');
+    expect(() => parseAmount('0.50', 'amount', 'JPY')).toThrow(
+      /has decimals; JPY amounts have none/,
+    );
+    expect(() => parseAmount('1.2345', 'amount', 'KWD')).toThrow(/more than three decimals/);
+  });
+
+  it('says an amount is too large rather than badly written', () => {
+    expect(() => parseAmount('12345678901234')).toThrow(/too large: at most 13 digits/);
+  });
+
   it('accepts three-letter currency codes only', () => {
     expect(parseCurrency('EUR')).toBe('EUR');
     expect(() => parseCurrency('eur')).toThrow(/three capital letters/);

@@ -83,6 +83,28 @@ describe('Scheme A control checksum', () => {
       expect(partial.get('control')).toBe(sha1Hex('shopc15529EURKEY'));
     }
   });
+
+  it('writes the amount in the minor units of its currency (docs/protocol.md): JPY none, KWD three', () => {
+    const credentials = {
+      baseUrl: 'https://gate.example.com',
+      endpointId: '1',
+      login: 'shop',
+      controlKey: 'KEY',
+    };
+    const control = (amount: string, currency: string) =>
+      new URLSearchParams(
+        buildRequest(
+          'RETURN',
+          { client_orderid: 'c1', orderid: '55', amount, currency },
+          credentials,
+        ).body,
+      ).get('control');
+    expect(control('5000', 'JPY')).toBe(sha1Hex('shopc1555000JPYKEY'));
+    expect(control('12.345', 'KWD')).toBe(sha1Hex('shopc15512345KWDKEY'));
+    expect(control('12.3', 'KWD')).toBe(sha1Hex('shopc15512300KWDKEY'));
+    expect(() => control('0.50', 'JPY')).toThrow(/JPY amounts have none/);
+    expect(() => control('1.2345', 'KWD')).toThrow(/more than three decimals/);
+  });
 });
 
 describe('callbacks and browser returns', () => {

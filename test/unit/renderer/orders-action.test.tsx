@@ -33,15 +33,20 @@ const order: OrderViewData = {
   orderId: '1000001',
   clientOrderId: 'demo-sale-1001',
   status: 'approved',
+  state: 'approved',
+  stateLabel: 'Approved',
   statusText: 'Approved: the gateway accepted it.',
   final: true,
   transactionType: 'sale',
   orderStage: 'sale_approved',
   currency: 'EUR',
+  figureKind: 'payment',
   amount: '49.90',
-  captured: '0.00',
+  captured: null,
+  capturedAtLeast: false,
   refunded: '0.00',
-  remainingCapturable: '0.00',
+  refundedAtLeast: false,
+  remainingCapturable: null,
   remainingRefundable: '49.90',
   card: {},
   threeDsPending: false,
@@ -66,6 +71,9 @@ const row = (clientOrderId: string, patch: Partial<JournalRow>): JournalRow => (
   clientOrderId,
   orderId: '1000050',
   targetOrderId: '1000001',
+  targetClientOrderId: null,
+  action: 'partial-refund',
+  actionLabel: 'Partial refund',
   amount: '10.00',
   currency: 'EUR',
   reason: 'Customer request',
@@ -135,14 +143,26 @@ beforeEach(() => {
 
 afterEach(() => cleanup());
 
-function renderPanel() {
+function renderPanel(shown: OrderViewData = order, onProfile: ProfileView = profile) {
   const onClose = vi.fn();
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <ActionPanel kind="refund" order={order} profile={profile} onClose={onClose} />
-    </QueryClientProvider>,
+  const client = createQueryClient();
+  const panel = (o: OrderViewData) => (
+    <QueryClientProvider client={client}>
+      <ActionPanel kind="refund" order={o} profile={onProfile} onClose={onClose} />
+    </QueryClientProvider>
   );
-  return { onClose };
+  const { rerender } = render(panel(shown));
+  return { onClose, rerender: (o: OrderViewData) => rerender(panel(o)) };
+}
+
+/** The figures list of the panel: label -> value. */
+function panelFigures(): Record<string, string> {
+  const list = document.querySelector('.action-figures');
+  const out: Record<string, string> = {};
+  list?.querySelectorAll('div').forEach((d) => {
+    out[d.querySelector('dt')?.textContent ?? ''] = d.querySelector('dd')?.textContent ?? '';
+  });
+  return out;
 }
 
 const amountField = () => screen.getByRole('textbox', { name: /^Amount to refund/ });
@@ -262,5 +282,101 @@ describe('ActionPanel', () => {
     fireEvent(dialog, new Event('cancel', { cancelable: true }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.refund).toHaveLength(0);
+  });
+
+  it('after a refund settles, the panel shows the order’s new figures, not the ones confirmed', async () => {
+    script.refund.push(({ clientOrderId }) => ({
+      ok: true,
+      data: { entry: row(clientOrderId, { state: 'final', status: 'approved' }), replayed: false },
+    }));
+    const { rerender } = renderPanel();
+    await fillAndConfirm('10.00');
+    expect(await screen.findByText('Refund of 10.00 EUR approved.')).toBeTruthy();
+    rerender({
+      ...order,
+      state: 'partly-refunded',
+      stateLabel: 'Partly refunded',
+      refunded: '10.00',
+      remainingRefundable: '39.90',
+      actions: { ...order.actions, refund: { allowed: true, max: '39.90' } },
+    });
+    expect(panelFigures()).toMatchObject({
+      'Already refunded': '10.00 EUR',
+      'Left to refund': '39.90 EUR',
+    });
+  });
+
+  it('with refunds made outside Paydesk, nothing is pre-filled and no maximum is claimed', async () => {
+    renderPanel({
+      ...order,
+      state: 'partly-refunded',
+      stateLabel: 'Partly refunded',
+      refundedAtLeast: true,
+      remainingRefundable: null,
+      changedElsewhere: true,
+      actions: { ...order.actions, refund: { allowed: true } },
+    });
+    await waitFor(() => expect(calls.openAction).toBe(1));
+    expect((amountField() as HTMLInputElement).value).toBe('');
+    expect(panelFigures()).toMatchObject({
+      'Already refunded': 'at least 0.00 EUR',
+      'Left to refund': 'Unknown: the gateway knows',
+    });
+    expect(screen.getByText(/only the gateway knows what is left/)).toBeTruthy();
+    review();
+    expect(await screen.findByText('Enter an amount.')).toBeTruthy();
+  });
+
+  it('confirms and sends the normalised amount: " 12 " is "Refund 12.00 EUR?"', async () => {
+    script.refund.push(({ clientOrderId }) => ({
+      ok: true,
+      data: { entry: row(clientOrderId, { amount: '12.00' }), replayed: false },
+    }));
+    renderPanel();
+    await waitFor(() => expect(calls.openAction).toBe(1));
+    fireEvent.change(amountField(), { target: { value: ' 12 ' } });
+    fireEvent.change(reasonField(), { target: { value: 'Customer request' } });
+    review();
+    expect(await screen.findByRole('dialog', { name: 'Refund 12.00 EUR?' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Refund 12.00 EUR' }));
+    await waitFor(() => expect(calls.refund).toHaveLength(1));
+    expect(calls.refund[0]!.amount).toBe('12.00');
+  });
+
+  it('on production, focus starts in a box where the amount must be typed; Enter alone sends nothing', async () => {
+    script.refund.push(({ clientOrderId }) => ({
+      ok: true,
+      data: { entry: row(clientOrderId, { amount: '1,234.50' }), replayed: false },
+    }));
+    renderPanel(
+      {
+        ...order,
+        amount: '2000.00',
+        remainingRefundable: '2000.00',
+        actions: { ...order.actions, refund: { allowed: true, max: '2000.00' } },
+      },
+      { ...profile, name: 'Shop live', environment: 'production' },
+    );
+    await waitFor(() => expect(calls.openAction).toBe(1));
+    fireEvent.change(amountField(), { target: { value: '1234.5' } });
+    fireEvent.change(reasonField(), { target: { value: 'Customer request' } });
+    review();
+    await screen.findByRole('dialog', { name: 'Refund 1,234.50 EUR?' });
+    const typed = screen.getByRole('textbox', { name: /To confirm, type the amount/ });
+    expect(document.activeElement).toBe(typed);
+    const confirm = screen.getByRole('button', { name: 'Refund 1,234.50 EUR' });
+    expect(confirm).toHaveProperty('disabled', true);
+    // Enter in the empty box, and a wrong amount, send nothing.
+    fireEvent.submit(typed);
+    fireEvent.change(typed, { target: { value: '1234.05' } });
+    fireEvent.submit(typed);
+    expect(confirm).toHaveProperty('disabled', true);
+    expect(calls.refund).toHaveLength(0);
+    // The amount as the clerk would write it (with or without the trailing zero) matches.
+    fireEvent.change(typed, { target: { value: '1234.5' } });
+    expect(confirm).toHaveProperty('disabled', false);
+    fireEvent.submit(typed);
+    await waitFor(() => expect(calls.refund).toHaveLength(1));
+    expect(calls.refund[0]!.amount).toBe('1234.50');
   });
 });

@@ -1,24 +1,48 @@
 // The Orders screen's only arithmetic: comparing a typed amount with what is left, in integer
-// cents from the text; and the #/lookup/<ref> parameter's two kinds of order reference.
+// minor units of the order's currency from the text; and the #/lookup/<ref> parameter's two kinds of order reference.
 
 import { describe, expect, it } from 'vitest';
 
-import { amountProblem, cents } from '../../../renderer/src/screens/orders/money';
+import {
+  amountProblem,
+  minorOf,
+  normalisedAmount,
+  showMoney,
+} from '../../../renderer/src/screens/orders/money';
 import { parseRef, refParam } from '../../../renderer/src/screens/orders/ref';
 
-describe('cents', () => {
-  it('reads decimal text exactly', () => {
-    expect(cents('10.42')).toBe(1042n);
-    expect(cents('10.4')).toBe(1040n);
-    expect(cents('7')).toBe(700n);
-    expect(cents(' 0.01 ')).toBe(1n);
-    // 0.1 + 0.2 is no problem when there is no float.
-    expect(cents('9999999999999.99')).toBe(999999999999999n);
+describe('minor units', () => {
+  it('reads decimal text exactly, with the decimals of the currency', () => {
+    expect(minorOf('10.42', 'EUR')).toBe(1042n);
+    expect(minorOf('10.4', 'EUR')).toBe(1040n);
+    expect(minorOf('7', 'EUR')).toBe(700n);
+    expect(minorOf(' 0.01 ', 'EUR')).toBe(1n);
+    expect(minorOf('9999999999999.99', 'EUR')).toBe(999999999999999n);
+    expect(minorOf('5000', 'JPY')).toBe(5000n);
+    expect(minorOf('12.345', 'KWD')).toBe(12345n);
+    expect(minorOf('12.3', 'KWD')).toBe(12300n);
   });
 
   it('refuses what is not an amount', () => {
     for (const text of ['', '1.005', '1,5', '-1', '01', '1e3', '.5', '1.', 'NaN'])
-      expect(cents(text)).toBeUndefined();
+      expect(minorOf(text, 'EUR')).toBeUndefined();
+    expect(minorOf('0.50', 'JPY')).toBeUndefined();
+    expect(minorOf('1.2345', 'KWD')).toBeUndefined();
+  });
+});
+
+describe('amounts as confirmed and shown', () => {
+  it('normalises what the clerk typed to what is sent', () => {
+    expect(normalisedAmount(' 12 ', 'USD')).toBe('12.00');
+    expect(normalisedAmount('12.5', 'EUR')).toBe('12.50');
+    expect(normalisedAmount('5000', 'JPY')).toBe('5000');
+    expect(normalisedAmount('12.3', 'KWD')).toBe('12.300');
+  });
+  it('shows thousands separators, never changing the digits', () => {
+    expect(showMoney('1234567.50')).toBe('1,234,567.50');
+    expect(showMoney('5000')).toBe('5,000');
+    expect(showMoney('12.345')).toBe('12.345');
+    expect(showMoney('999.99')).toBe('999.99');
   });
 });
 
@@ -36,6 +60,22 @@ describe('amountProblem', () => {
     expect(check('0')).toBe('The amount must be more than 0.00.');
     expect(check('49.91')).toBe('That is more than what is left: at most 49.90 EUR.');
     expect(check('abc')).toMatch(/digits and a dot/);
+  });
+  it('says an amount is too large, not that it is badly written', () => {
+    expect(check('12345678901234')).toMatch(/too large/);
+    expect(amountProblem('99999999999999.00', undefined, 'EUR')).toMatch(/too large/);
+  });
+  it('knows a currency without decimals and one with three', () => {
+    expect(amountProblem('0.50', '5000', 'JPY')).toBe(
+      'JPY has no decimals: write whole units, for example 5000.',
+    );
+    expect(amountProblem('6000', '5000', 'JPY')).toBe(
+      'That is more than what is left: at most 5,000 JPY.',
+    );
+    expect(amountProblem('5000', '5000', 'JPY')).toBeUndefined();
+    expect(amountProblem('12.345', '12.345', 'KWD')).toBeUndefined();
+    expect(amountProblem('12.3456', '12.345', 'KWD')).toMatch(/at most three decimals/);
+    expect(amountProblem('12.346', '12.345', 'KWD')).toMatch(/more than what is left/);
   });
 });
 

@@ -3,7 +3,11 @@
 
 import { useId, useState, type FormEvent } from 'react';
 
-import { journalFilterSchema, type JournalFilterInput } from '../../../../preload/contract';
+import {
+  JOURNAL_ACTIONS,
+  journalFilterSchema,
+  type JournalFilterInput,
+} from '../../../../preload/contract';
 import type { ProfileView } from '../../profile-context';
 
 export interface FilterDraft {
@@ -30,20 +34,8 @@ export const EMPTY_DRAFT: FilterDraft = {
   toDay: '',
 };
 
-const OPERATIONS = [
-  ['CAPTURE', 'Capture'],
-  ['VOID', 'Void'],
-  ['RETURN', 'Refund (RETURN)'],
-  ['PAYOUT', 'Payout, one step'],
-  ['PAYOUT_V4_CHECK', 'Payout check'],
-  ['PAYOUT_V4_PAY', 'Payout pay'],
-  ['CARDREF', 'Save card (v2)'],
-  ['CARDREF_V4', 'Save card (v4)'],
-  ['REBILL', 'Rebill'],
-  ['CREATE_RP_V4', 'Subscription'],
-  ['SALEFORM', 'Payment link'],
-  ['PREAUTHFORM', 'Hold link'],
-] as const;
+/** What the clerk did; the gateway's operation name is in the CSV. */
+const ACTIONS = Object.entries(JOURNAL_ACTIONS);
 const STATES = [
   ['pending', 'Pending: final status still owed'],
   ['sending', 'Sending'],
@@ -63,7 +55,7 @@ export function filterOf(
   const filter: JournalFilterInput = {};
   if (draft.orderRef.trim()) filter.orderRef = draft.orderRef.trim();
   if (draft.email.trim()) filter.email = draft.email.trim();
-  if (draft.operation) filter.operation = draft.operation;
+  if (draft.operation) filter.action = draft.operation;
   if (draft.state === 'pending') filter.pending = true;
   else if (draft.state) filter.state = draft.state as JournalFilterInput['state'];
   if (draft.status) filter.status = draft.status;
@@ -163,7 +155,7 @@ export function JournalFilters({
     >
       <div className="filter-grid">
         <div className="field">
-          <label htmlFor={id('orderRef')}>Order id or client_orderid</label>
+          <label htmlFor={id('orderRef')}>Shop order id, orderid or action id</label>
           <input
             {...aria('orderRef')}
             value={draft.orderRef}
@@ -184,7 +176,7 @@ export function JournalFilters({
           />
           {error('email')}
         </div>
-        {choice('operation', 'Operation', 'Any operation', OPERATIONS)}
+        {choice('operation', 'Operation', 'Any operation', ACTIONS)}
         {choice('state', 'State', 'Any state', STATES)}
         {choice(
           'status',

@@ -8,32 +8,18 @@ import { useEffect, useRef, useState } from 'react';
 import type { JournalFilterInput, JournalRow } from '../../../../preload/contract';
 import { ErrorNotice } from '../../components/Notice';
 import { hrefOf } from '../../route';
-import { formatTime } from './format';
+import { groupThousands } from '../../../../preload/money';
+import { localTimeWithOffset } from '../../../../preload/time';
 import { PAGE, useJournalWindow } from './useJournalWindow';
 
 const ROW_HEIGHT = 40;
 const HEADER_HEIGHT = 38;
 
-const OPERATION_LABEL: Record<string, string> = {
-  CAPTURE: 'Capture',
-  VOID: 'Void',
-  RETURN: 'Refund',
-  PAYOUT: 'Payout',
-  PAYOUT_V4_CHECK: 'Payout check',
-  PAYOUT_V4_PAY: 'Payout pay',
-  CARDREF: 'Save card',
-  CARDREF_V4: 'Save card',
-  REBILL: 'Rebill',
-  CREATE_RP_V4: 'Subscription',
-  SALEFORM: 'Payment link',
-  PREAUTHFORM: 'Hold link',
-};
-
 const COLUMNS = [
   'Time',
   'Operator',
   'Operation',
-  'client_orderid',
+  'Shop order id',
   'orderid',
   'Amount',
   'Reason',
@@ -68,25 +54,38 @@ function StatusPill({ row }: { row: JournalRow }) {
   );
 }
 
-function Cells({ row }: { row: JournalRow }) {
+function Cells({ row, onOpen }: { row: JournalRow; onOpen: (clientOrderId: string) => void }) {
   const target = row.targetOrderId ?? row.orderId;
   const own =
     row.orderId && row.orderId !== target
       ? `This ${row.operation}'s own orderid: ${row.orderId}`
       : undefined;
-  const amount = row.amount ? `${row.amount} ${row.currency ?? ''}`.trim() : '';
+  const amount = row.amount ? `${groupThousands(row.amount)} ${row.currency ?? ''}`.trim() : '';
   const reason = [row.reason, row.note].filter(Boolean).join(': ');
   return (
     <>
       <span role="cell" className="mono-num">
-        {formatTime(row.createdAt)}
+        {localTimeWithOffset(row.createdAt)}
       </span>
       <span role="cell" title={row.operator}>
         {row.operator}
       </span>
-      <span role="cell">{OPERATION_LABEL[row.operation] ?? row.operation}</span>
-      <span role="cell" className="mono" title={row.clientOrderId}>
-        {row.clientOrderId}
+      <span role="cell" title={`Gateway operation ${row.operation}`}>
+        <button
+          type="button"
+          className="link-button"
+          aria-label={`Details of ${row.actionLabel} ${row.clientOrderId}`}
+          onClick={() => onOpen(row.clientOrderId)}
+        >
+          {row.actionLabel}
+        </button>
+      </span>
+      <span
+        role="cell"
+        className="mono"
+        title={`${row.email ? `${row.email}; ` : ''}Paydesk's action id ${row.clientOrderId}`}
+      >
+        {row.targetClientOrderId ?? '—'}
       </span>
       <span role="cell" className="mono" title={own}>
         {target ? (
@@ -101,7 +100,7 @@ function Cells({ row }: { row: JournalRow }) {
         )}
       </span>
       <span role="cell" className="num money">
-        {amount || (row.operation === 'VOID' ? 'whole order' : '—')}
+        {amount || '—'}
       </span>
       <span role="cell" title={reason}>
         {reason}
@@ -116,7 +115,14 @@ function Cells({ row }: { row: JournalRow }) {
   );
 }
 
-export function JournalList({ filter }: { filter: JournalFilterInput }) {
+export function JournalList({
+  filter,
+  onOpen,
+}: {
+  filter: JournalFilterInput;
+  /** Opens the detail view of an entry. */
+  onOpen: (clientOrderId: string) => void;
+}) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [pages, setPages] = useState({ start: 0, end: 0 });
   const journal = useJournalWindow(filter, pages);
@@ -180,7 +186,7 @@ export function JournalList({ filter }: { filter: JournalFilterInput }) {
               style={{ transform: `translateY(${item.start}px)` }}
             >
               {row ? (
-                <Cells row={row} />
+                <Cells row={row} onOpen={onOpen} />
               ) : (
                 <span role="cell" className="loading-cell">
                   Loading…

@@ -19,7 +19,7 @@ import type { ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SETTLED_STATES, useJournalEntry } from './hooks';
-import { amountProblem } from './money';
+import { amountProblem, normalisedAmount, showMoney } from './money';
 import { ACTION_WORDS, STATE_WORDS, type ActionKind } from './words';
 
 type ActionRequest = z.input<typeof actionRequestSchema>;
@@ -67,7 +67,8 @@ export function ActionPanel({
   onBusyChange?: (busy: boolean) => void;
 }) {
   const words = ACTION_WORDS[kind];
-  // Once sent, the panel shows the figures the clerk confirmed, not the ones the send changed.
+  // The figures always come from the order on screen (one source of truth, refreshed after a
+  // capture or refund); only the amount a void or cancel confirmed is kept as it was confirmed.
   const [confirmed, setConfirmed] = useState<OrderViewData>();
   const shown = confirmed ?? order;
   const action = order.actions[kind];
@@ -163,7 +164,8 @@ export function ActionPanel({
       profileId: profile.id,
       orderid: order.orderId,
       clientOrderId,
-      ...(hasAmount ? { amount: amount.trim() } : {}),
+      // The amount as confirmed and sent: " 12 " is "12.00" (EUR), for the dialog and the gateway.
+      ...(hasAmount ? { amount: normalisedAmount(amount, currency) ?? amount.trim() } : {}),
       ...(reason ? { reason } : {}),
       ...(note.trim() ? { note: note.trim() } : {}),
     };
@@ -172,7 +174,7 @@ export function ActionPanel({
   const validate = (candidate: ActionRequest): FieldErrors => {
     const found: FieldErrors = {};
     if (hasAmount) {
-      const problem = amountProblem(amount, action.max ?? '', currency);
+      const problem = amountProblem(amount, action.max, currency);
       if (problem) found.amount = problem;
     }
     if (words.reasons && !reason) found.reason = `Choose a reason for the ${words.noun}.`;
@@ -255,17 +257,18 @@ export function ActionPanel({
   };
 
   const confirmAmount = hasAmount
-    ? amount.trim()
+    ? (normalisedAmount(amount, currency) ?? amount.trim())
     : kind === 'void'
       ? shown.amount
       : shownAction.max;
   const sentAmount = sent?.request.amount ?? confirmAmount;
   const locked = phase !== 'edit' && phase !== 'confirm';
   const production = profile.environment === 'production';
-  const already = kind === 'capture' || kind === 'cancel' ? shown.captured : shown.refunded;
-  const alreadyLabel =
-    kind === 'capture' || kind === 'cancel' ? 'Already captured' : 'Already refunded';
-  const leftLabel = kind === 'capture' || kind === 'cancel' ? 'Left on hold' : 'Left to refund';
+  const onHold = kind === 'capture' || kind === 'cancel';
+  const already = onHold ? order.captured : order.refunded;
+  const alreadyAtLeast = onHold ? order.capturedAtLeast : order.refundedAtLeast;
+  const alreadyLabel = onHold ? 'Already captured' : 'Already refunded';
+  const leftLabel = onHold ? 'Left on hold' : 'Left to refund';
   const titleId = `${ids}-title`;
 
   return (
@@ -293,24 +296,32 @@ export function ActionPanel({
                 : 'Amount'}
           </dt>
           <dd className="money">
-            {shown.amount} {currency}
+            {showMoney(shown.amount)} {currency}
           </dd>
         </div>
-        {kind !== 'void' && (
+        {kind !== 'void' && already !== null && (
           <div>
             <dt>{alreadyLabel}</dt>
             <dd className="money">
-              {already} {currency}
+              {alreadyAtLeast ? 'at least ' : ''}
+              {showMoney(already)} {currency}
             </dd>
           </div>
         )}
-        {shownAction.max !== undefined && (
+        {action.max !== undefined ? (
           <div>
             <dt>{leftLabel}</dt>
             <dd className="money">
-              {shownAction.max} {currency}
+              {showMoney(action.max)} {currency}
             </dd>
           </div>
+        ) : (
+          alreadyAtLeast && (
+            <div>
+              <dt>{leftLabel}</dt>
+              <dd>Unknown: the gateway knows</dd>
+            </div>
+          )
         )}
       </dl>
 
@@ -360,8 +371,9 @@ export function ActionPanel({
             </div>
             {!locked && (
               <span id={`${ids}-amount-hint`} className="field-hint">
-                At most {action.max ?? '—'} {currency}, what is left. Lower it for a partial{' '}
-                {words.noun}.
+                {action.max !== undefined
+                  ? `At most ${showMoney(action.max)} ${currency}, what is left. Lower it for a partial ${words.noun}.`
+                  : `Part of this order was changed outside Paydesk, so only the gateway knows what is left; enter the amount. The gateway refuses more than that and says how much is left.`}
               </span>
             )}
             {errors.amount && (
@@ -439,9 +451,20 @@ export function ActionPanel({
 
       {phase === 'confirm' && sentAmount !== undefined && (
         <ConfirmDialog
-          title={`${words.verb} ${sentAmount} ${currency}?`}
-          confirmLabel={`${words.verb} ${sentAmount} ${currency}`}
+          title={`${words.verb} ${showMoney(sentAmount)} ${currency}?`}
+          confirmLabel={`${words.verb} ${showMoney(sentAmount)} ${currency}`}
           danger={production}
+          {...(production
+            ? {
+                typed: hasAmount
+                  ? {
+                      what: 'the amount',
+                      expected: sentAmount,
+                      normalise: (typed: string) => normalisedAmount(typed, currency),
+                    }
+                  : { what: 'the order id', expected: order.orderId },
+              }
+            : {})}
           onBack={() => setPhase('edit')}
           onConfirm={() => {
             const toSend = request();
@@ -461,7 +484,7 @@ export function ActionPanel({
               {kind === 'void' ? 'Voids the whole' : kind === 'cancel' ? 'Releases' : 'Amount'}
             </dt>
             <dd className="confirm-amount money">
-              {sentAmount} {currency}
+              {showMoney(sentAmount)} {currency}
             </dd>
             {reason && (
               <>
@@ -484,7 +507,7 @@ export function ActionPanel({
       {phase === 'sending' && (
         <p className="action-progress" role="status">
           <span className="status-pill status-sending">Sending</span> Sending the {words.noun} of{' '}
-          {sentAmount} {currency} to the gateway…
+          {showMoney(sentAmount)} {currency} to the gateway…
         </p>
       )}
 
@@ -554,7 +577,7 @@ function EntryOutcome({
   replayed: boolean;
   outcomeRef: RefObject<HTMLDivElement | null>;
 }) {
-  const amount = entry.amount ? `${entry.amount} ${entry.currency ?? currency}` : '';
+  const amount = entry.amount ? `${showMoney(entry.amount)} ${entry.currency ?? currency}` : '';
   const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
   const replayNote = replayed
     ? ' This action had already been sent once; nothing was sent again.'

@@ -9,6 +9,7 @@ import { hrefOf } from '../../route';
 import { refParam } from './ref';
 import { SavedCard, ThreeDsAddress } from './ThreeDsAddress';
 import { operationWords, STATE_WORDS, statusLabel, typeWords } from './words';
+import { showMoney } from './money';
 
 export function OrderDetails({
   order,
@@ -17,15 +18,19 @@ export function OrderDetails({
   order: OrderViewData;
   headingRef: Ref<HTMLHeadingElement>;
 }) {
-  const isPreauth = order.transactionType === 'preauth';
+  const isPreauth = order.figureKind === 'hold';
   const currency = order.currency ?? '';
   // Before the gateway approved it nothing was charged, so nothing is left to capture or refund.
   const approved = order.status === 'approved';
   const money = (text: string) => (
     <>
-      {text} <span className="currency">{currency}</span>
+      {showMoney(text)} <span className="currency">{currency}</span>
     </>
   );
+  const atLeast = (text: string | null, lowerBound: boolean) =>
+    text === null ? '—' : lowerBound ? <>at least {money(text)}</> : money(text);
+  const left = (text: string | null, unknownWhy: boolean) =>
+    !approved ? '—' : text !== null ? money(text) : unknownWhy ? 'Unknown: the gateway knows' : '—';
 
   return (
     <>
@@ -33,7 +38,7 @@ export function OrderDetails({
         <h2 id="order-heading" ref={headingRef} tabIndex={-1}>
           Order {order.orderId}
         </h2>
-        <span className={`status-pill status-${order.status}`}>{statusLabel(order.status)}</span>
+        <span className={`status-pill state-${order.state}`}>{order.stateLabel}</span>
         {!order.final && (
           <span className="order-refreshing">Not final yet: refreshed every few seconds</span>
         )}
@@ -72,26 +77,31 @@ export function OrderDetails({
               <th scope="row">{isPreauth ? 'Authorized (held)' : 'Amount'}</th>
               <td className="num money">{money(order.amount)}</td>
             </tr>
-            {isPreauth ? (
+            {order.figureKind === 'hold' && (
               <>
                 <tr>
                   <th scope="row">Captured</th>
-                  <td className="num money">{money(order.captured)}</td>
+                  <td className="num money">{atLeast(order.captured, order.capturedAtLeast)}</td>
                 </tr>
                 <tr className="order-remaining">
                   <th scope="row">Left to capture</th>
-                  <td className="num money">{approved ? money(order.remainingCapturable) : '—'}</td>
+                  <td className="num money">
+                    {left(order.remainingCapturable, order.capturedAtLeast)}
+                  </td>
                 </tr>
               </>
-            ) : (
+            )}
+            {order.figureKind === 'payment' && (
               <>
                 <tr>
                   <th scope="row">Refunded</th>
-                  <td className="num money">{money(order.refunded)}</td>
+                  <td className="num money">{atLeast(order.refunded, order.refundedAtLeast)}</td>
                 </tr>
                 <tr className="order-remaining">
                   <th scope="row">Left to refund</th>
-                  <td className="num money">{approved ? money(order.remainingRefundable) : '—'}</td>
+                  <td className="num money">
+                    {left(order.remainingRefundable, order.refundedAtLeast)}
+                  </td>
                 </tr>
               </>
             )}
@@ -100,15 +110,18 @@ export function OrderDetails({
       </div>
       {order.changedElsewhere && (
         <Notice kind="info">
-          The gateway reports {isPreauth ? 'captures' : 'refunds'} of this order made outside
-          Paydesk; their amount is not in the figures above.
+          {isPreauth ? 'Captures' : 'Refunds'} of this order were made outside Paydesk; only the
+          gateway knows how much. Enter the amount yourself: the gateway refuses more than what is
+          really left and says how much that is.
         </Notice>
       )}
-      <p className="field-hint order-footnote">
-        {isPreauth ? 'Captured counts the captures' : 'Refunded counts the refunds'} sent from
-        Paydesk, pending ones included. The gateway also knows what was done elsewhere and refuses
-        more than what is really left.
-      </p>
+      {order.figureKind !== 'amount-only' && (
+        <p className="field-hint order-footnote">
+          {isPreauth ? 'Captured counts the captures' : 'Refunded counts the refunds'} sent from
+          Paydesk, pending ones included. The gateway also knows what was done elsewhere and refuses
+          more than what is really left.
+        </p>
+      )}
 
       {order.pending.length > 0 && (
         <>

@@ -1,0 +1,80 @@
+// Money as decimal text and integer minor units, per currency: each currency has the number of
+// decimals ISO 4217 gives it (JPY 0, EUR 2, KWD 3), which Intl.NumberFormat knows. Shared by
+// main (requests, checksums, the sandbox) and the renderer (forms, figures), so a JPY amount
+// is "5,000 JPY" everywhere and a refund of 0.50 JPY is refused before it reaches a
+// confirmation. Never a float: minor units come from the text's digits.
+
+/** Thirteen integer digits is far above any card transaction and keeps every amount exact. */
+export const MAX_WHOLE_DIGITS = 13;
+
+const exponents = new Map<string, number>();
+
+/**
+ * Decimals of a currency (its ISO 4217 exponent), from Intl; 2 for a code Intl cannot format
+ * (a missing or malformed one), as the spec's "amount in cents" assumes.
+ */
+export function currencyExponent(currency: string | null | undefined): number {
+  const code = (currency ?? '').trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code)) return 2;
+  let exponent = exponents.get(code);
+  if (exponent === undefined) {
+    try {
+      exponent = new Intl.NumberFormat('en', {
+        style: 'currency',
+        currency: code,
+      }).resolvedOptions().maximumFractionDigits;
+    } catch {
+      exponent = 2;
+    }
+    exponents.set(code, exponent ?? 2);
+  }
+  return exponent ?? 2;
+}
+
+const WORDS = ['no', 'one', 'two', 'three', 'four'];
+/** "at most two decimals" / "no decimals" for a currency, for messages. */
+export function decimalsWords(exponent: number): string {
+  return exponent === 0 ? 'no decimals' : `at most ${WORDS[exponent] ?? exponent} decimals`;
+}
+
+/** An example amount in the currency's shape: 10.42, 10, 10.425. */
+export function exampleAmount(exponent: number): string {
+  return exponent === 0 ? '1042' : `10.${'425'.slice(0, exponent).padEnd(exponent, '0')}`;
+}
+
+export type MoneyReading =
+  | { ok: true; minor: bigint; /** Normalised text, as sent: 12 -> "12.00" (EUR). */ text: string }
+  | { ok: false; problem: 'empty' | 'comma' | 'decimals' | 'too-large' | 'shape' | 'zero' };
+
+/** Reads typed text as an amount of a currency with `exponent` decimals. */
+export function readMoney(input: string, exponent: number): MoneyReading {
+  const text = input.trim();
+  if (text === '') return { ok: false, problem: 'empty' };
+  if (/^\d+,\d+$/.test(text)) return { ok: false, problem: 'comma' };
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) return { ok: false, problem: 'shape' };
+  const whole = match[1]!;
+  const fraction = match[2] ?? '';
+  if (whole.length > 1 && whole.startsWith('0')) return { ok: false, problem: 'shape' };
+  if (whole.length > MAX_WHOLE_DIGITS) return { ok: false, problem: 'too-large' };
+  if (fraction.length > exponent) return { ok: false, problem: 'decimals' };
+  const minor = BigInt(whole + fraction.padEnd(exponent, '0'));
+  if (minor === 0n) return { ok: false, problem: 'zero' };
+  return { ok: true, minor, text: minorToText(minor, exponent) };
+}
+
+/** Plain decimal text of minor units, as the gateway's `amount` field carries it: "1234.50". */
+export function minorToText(minor: bigint, exponent: number): string {
+  const negative = minor < 0n;
+  const digits = (negative ? -minor : minor).toString().padStart(exponent + 1, '0');
+  const whole = digits.slice(0, digits.length - exponent);
+  const fraction = digits.slice(digits.length - exponent);
+  return `${negative ? '-' : ''}${whole}${exponent > 0 ? `.${fraction}` : ''}`;
+}
+
+/** Thousands separators for a figure on screen: "1234567.50" -> "1,234,567.50". */
+export function groupThousands(text: string): string {
+  const match = /^(-?)(\d+)(\.\d+)?$/.exec(text);
+  if (!match) return text;
+  return `${match[1]}${match[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${match[3] ?? ''}`;
+}
