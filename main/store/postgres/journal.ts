@@ -65,6 +65,9 @@ interface Row {
   operator: string;
   operation: string;
   target_orderid: string | null;
+  target_client_orderid: string | null;
+  action: string | null;
+  changed_elsewhere: boolean;
   orderid: string | null;
   amount_minor: string | null;
   currency: string | null;
@@ -97,6 +100,9 @@ function toEntry(row: Row): JournalEntry {
     operator: row.operator,
     operation: row.operation,
     targetOrderId: row.target_orderid,
+    targetClientOrderId: row.target_client_orderid,
+    action: row.action,
+    changedElsewhere: row.changed_elsewhere,
     orderId: row.orderid,
     amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
     currency: row.currency,
@@ -314,8 +320,9 @@ export class PgJournal implements JournalPort {
     try {
       const { rows } = await client.query<Row>(
         `INSERT INTO paydesk.journal (client_orderid, profile_id, desk, operation, target_orderid,
-           amount_minor, currency, reason, note, email, summary, lease_owner, lease_until)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
+           amount_minor, currency, reason, note, email, summary, lease_owner, lease_until,
+           target_client_orderid, action, changed_elsewhere)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
         [
           entry.clientOrderId,
           entry.profileId,
@@ -330,6 +337,9 @@ export class PgJournal implements JournalPort {
           JSON.stringify(redactFields(entry.fields)),
           entry.lease?.owner ?? null,
           entry.lease?.until ?? null,
+          entry.targetClientOrderId ?? null,
+          entry.action ?? null,
+          entry.changedElsewhere ?? false,
         ],
       );
       return toEntry(rows[0] as Row);

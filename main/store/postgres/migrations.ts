@@ -137,6 +137,10 @@ CREATE TABLE paydesk.journal (
   operation             text NOT NULL CHECK (operation <> ''),
   target_orderid        text,
   target_client_orderid text,
+  -- What the clerk did, in the words of JOURNAL_ACTIONS (preload/contract.ts).
+  action                text,
+  -- The order showed captures or refunds made outside Paydesk when the entry was decided.
+  changed_elsewhere     boolean NOT NULL DEFAULT false,
   orderid               text,
   amount_minor          bigint CHECK (amount_minor > 0),
   currency              text CHECK (currency ~ '^[A-Z]{3}$'),
@@ -281,7 +285,7 @@ CREATE POLICY journal_settle ON paydesk.journal FOR UPDATE
 
 GRANT SELECT ON paydesk.journal TO paydesk_support, paydesk_finance, paydesk_admin;
 GRANT INSERT (client_orderid, profile_id, desk, operator, operation, target_orderid, target_client_orderid,
-  amount_minor, currency, reason, note, email, summary, lease_owner, lease_until) ON paydesk.journal TO paydesk_finance;
+  amount_minor, currency, reason, note, email, summary, lease_owner, lease_until, action, changed_elsewhere) ON paydesk.journal TO paydesk_finance;
 GRANT UPDATE (state, status, orderid, error_code, error_message, lease_owner, lease_until, settled_by, settle_reason,
   result)
   ON paydesk.journal TO paydesk_finance;
