@@ -137,6 +137,8 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
     journal: {
       search: ({ filter, offset, limit }) => services.journal.search(filter, offset, limit),
       entry: ({ clientOrderId }) => services.journal.entry(clientOrderId),
+      settleByHand: ({ clientOrderId, outcome, reason }) =>
+        journalRowView(services.orders.settleByHand(clientOrderId, outcome, reason)),
       exportCsv: async ({ filter }) => {
         const stamp = new Date().toISOString().slice(0, 10);
         // Read and written in chunks once the file is chosen (nothing is read if cancelled); the

@@ -251,6 +251,9 @@ export const journalDetailSchema = z.object({
   row: journalRowSchema,
   errorCode: z.string().nullable(),
   updatedAt: z.string(),
+  /** Who settled the entry by hand, and why (null when the gateway's answer settled it). */
+  settledBy: z.string().nullable(),
+  settleReason: z.string().nullable(),
   /** The request as sent, redacted (card numbers masked; no secret is ever stored). */
   request: z.record(z.string(), z.string()),
   /** Every state the entry went through, oldest first. */
@@ -624,6 +627,20 @@ export const contract = {
     ),
     /** Opens a save dialog in main and writes the CSV. */
     exportCsv: call(z.object({ filter: journalFilterSchema }).strict(), exportResultSchema),
+    /**
+     * A person settles an entry Paydesk cannot settle (the gateway has no record of it, or it
+     * stays processing) as approved or not received, with a reason the journal keeps.
+     */
+    settleByHand: call(
+      z
+        .object({
+          clientOrderId: id,
+          outcome: z.enum(['approved', 'not-received']),
+          reason: freeText(500).trim().min(1, 'Say why you settle this entry by hand.'),
+        })
+        .strict(),
+      journalRowSchema,
+    ),
   },
   tools: {
     /** Is a callback a shop received genuine? Checked in main with the profile's control key. */

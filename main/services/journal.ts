@@ -80,6 +80,8 @@ export class JournalService {
       row: journalRowView(entry),
       errorCode: entry.errorCode,
       updatedAt: entry.updatedAt,
+      settledBy: entry.settledBy,
+      settleReason: entry.settleReason,
       request: entry.summary,
       history: this.journal.history(entry.clientOrderId),
     };

@@ -200,7 +200,7 @@ describe('a journal of 100,000 entries', () => {
     const { page } = h;
     await h.open('#/journal');
     await page.reload();
-    await expect.poll(countText).toBe('100,001 entries, newest first');
+    await expect.poll(countText, { timeout: 20_000 }).toBe('100,001 entries, newest first');
     const table = page.getByRole('table', { name: 'Journal' });
     expect(await table.getAttribute('aria-rowcount')).toBe(String(BULK + 2));
     // Newest first: the last bulk entry heads the list.
@@ -227,7 +227,7 @@ describe('a journal of 100,000 entries', () => {
   it('exports all of it with progress shown while it runs', async () => {
     const { page } = h;
     await h.open('#/journal');
-    await expect.poll(countText).toBe('100,001 entries, newest first');
+    await expect.poll(countText, { timeout: 20_000 }).toBe('100,001 entries, newest first');
     const before = h.saved.length;
     await page.getByRole('button', { name: 'Export CSV…' }).click();
     await page.getByText(/^[\d,]+ of 100,001 entries written$/).waitFor();

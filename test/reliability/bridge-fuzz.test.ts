@@ -313,6 +313,7 @@ const SHAPES: Record<string, string[]> = {
   'journal.search': ['filter', 'offset', 'limit'],
   'journal.entry': ['clientOrderId'],
   'journal.exportCsv': ['filter'],
+  'journal.settleByHand': ['clientOrderId', 'outcome', 'reason'],
   'tools.checkCallback': ['profileId', 'text'],
   'orders.copyThreeDsAddress': ['profileId', 'orderid'],
   'payouts.send': PAYOUT_FIELDS,

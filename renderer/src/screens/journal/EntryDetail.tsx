@@ -10,6 +10,7 @@ import { localTimeWithOffset } from '../../../../preload/time';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice } from '../../components/Notice';
 import { keys } from '../../queries';
+import { SettleByHand } from './SettleByHand';
 
 const STATE_WORDS: Record<string, string> = {
   sending: 'Written, being sent',
@@ -18,6 +19,9 @@ const STATE_WORDS: Record<string, string> = {
   final: 'Final',
   refused: 'Refused by the gateway: nothing was processed',
 };
+
+/** States still owed the gateway's final word: only these may be settled by hand. */
+const IN_FLIGHT = ['sending', 'acknowledged', 'unknown'];
 
 export function EntryDetail({
   clientOrderId,
@@ -71,6 +75,10 @@ export function EntryDetail({
         ['Written', localTimeWithOffset(row.createdAt)],
         ['Last change', localTimeWithOffset(d.updatedAt)],
         ['Final at', row.finalAt ? localTimeWithOffset(row.finalAt) : null],
+        [
+          'Settled by hand',
+          d.settledBy ? `by ${d.settledBy}: ${d.settleReason ?? ''}`.trim() : null,
+        ],
       ]
     : [];
 
@@ -99,6 +107,9 @@ export function EntryDetail({
               </div>
             ))}
           </dl>
+          {IN_FLIGHT.includes(row?.state ?? '') && (
+            <SettleByHand key={row?.state} clientOrderId={clientOrderId} />
+          )}
           <h3>Request as sent (redacted)</h3>
           <table className="data entry-request">
             <tbody>
