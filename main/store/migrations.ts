@@ -148,4 +148,49 @@ export const MIGRATIONS: readonly string[] = [
       NEW.updated_at);
   END;
   `,
+  // 7: batches from a CSV (main/services/batch*.ts). Every row, with the action id it will be
+  // sent with, is stored before the first request; batch_actions holds every action id a row was
+  // sent with (a new one only after the journal closed the last as not received or not sent),
+  // so each journal entry of a batch is linked to it by its client_orderid.
+  `
+  CREATE TABLE batches (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    profile_id   TEXT NOT NULL REFERENCES profiles(id),
+    operator     TEXT NOT NULL,
+    file_name    TEXT NOT NULL,
+    state        TEXT NOT NULL CHECK (state IN ('ready', 'running', 'paused', 'cancelled', 'done')),
+    concurrency  INTEGER NOT NULL CHECK (concurrency BETWEEN 1 AND 32),
+    interrupted  INTEGER NOT NULL DEFAULT 0 CHECK (interrupted IN (0, 1)),
+    created_at   TEXT NOT NULL,
+    updated_at   TEXT NOT NULL,
+    finished_at  TEXT
+  );
+  CREATE TABLE batch_rows (
+    batch_id         INTEGER NOT NULL REFERENCES batches(id),
+    line             INTEGER NOT NULL,
+    operation        TEXT NOT NULL,
+    orderid          TEXT,
+    ref_client_orderid TEXT,
+    amount_minor     INTEGER CHECK (amount_minor IS NULL OR amount_minor > 0),
+    currency         TEXT,
+    reason           TEXT,
+    note             TEXT,
+    problem          TEXT,
+    warning          TEXT,
+    action_id        TEXT UNIQUE,
+    attempt          INTEGER NOT NULL DEFAULT 0,
+    state            TEXT NOT NULL CHECK (state IN ('invalid', 'ready', 'sending', 'done', 'failed', 'cancelled')),
+    status           TEXT,
+    error            TEXT,
+    updated_at       TEXT NOT NULL,
+    PRIMARY KEY (batch_id, line)
+  );
+  CREATE INDEX batch_rows_state ON batch_rows(batch_id, state);
+  CREATE TABLE batch_actions (
+    action_id  TEXT PRIMARY KEY,
+    batch_id   INTEGER NOT NULL REFERENCES batches(id),
+    line       INTEGER NOT NULL
+  );
+  CREATE INDEX batch_actions_batch ON batch_actions(batch_id);
+  `,
 ];
