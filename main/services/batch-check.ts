@@ -141,8 +141,9 @@ export async function checkBatch(
   const refs = [...new Set(rows.map(refKey).filter(Boolean))];
   const views = new Map<string, OrderView | Error>();
   await inPool(refs, concurrency, async (key) => {
-    const ref: OrderRef =
-      key.startsWith('o:') ? { orderid: key.slice(2) } : { client_orderid: key.slice(2) };
+    const ref: OrderRef = key.startsWith('o:')
+      ? { orderid: key.slice(2) }
+      : { client_orderid: key.slice(2) };
     try {
       views.set(key, await lookup(ref));
     } catch (error) {

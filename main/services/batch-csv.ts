@@ -60,7 +60,9 @@ export function parseBatchCsv(text: string): BatchCsvRow[] {
       `The file has ${records.length} rows; one batch takes at most ${MAX_BATCH_ROWS}. Split it into several files.`,
     );
   const first = records[0]?.record ?? {};
-  const unknown = Object.keys(first).filter((c) => !(BATCH_COLUMNS as readonly string[]).includes(c));
+  const unknown = Object.keys(first).filter(
+    (c) => !(BATCH_COLUMNS as readonly string[]).includes(c),
+  );
   if (unknown.length > 0)
     throw new ServiceError(
       'INPUT',

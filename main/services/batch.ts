@@ -8,6 +8,7 @@
 // again (OrderService asks `status` instead).
 
 import { formatMinor } from '../gateway/amount';
+import { ServerError, TransportError, UnreadableResponseError } from '../gateway/errors';
 import { IN_FLIGHT, type Journal } from '../store/journal';
 import { Batches, type Batch, type BatchRow, type BatchRowState } from '../store/batches';
 import type { Db } from '../store/database';
@@ -75,6 +76,11 @@ export interface BatchServiceOptions {
   onChanged?: (batch: BatchView) => void;
 }
 
+/** A failure of reading, not a refusal: the gateway's 500, a lost connection, a garbled answer. */
+const passing = (error: unknown) =>
+  error instanceof ServerError ||
+  error instanceof TransportError ||
+  error instanceof UnreadableResponseError;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -293,6 +299,12 @@ export class BatchService {
           thrown = error;
         }
         let entry = this.journal.get(actionId);
+        if (!entry && passing(thrown) && round + 1 < MAX_FOLLOW_ROUNDS) {
+          // The order's status could not be read before sending (a 500, a cut connection):
+          // nothing was written, nothing left; the same action id is tried again.
+          await sleep(100);
+          continue;
+        }
         if (!entry) {
           // Refused before the journal entry was written: nothing left Paydesk.
           this.store.setRow(batch.id, row.line, { state: 'failed', error: message(thrown) });
@@ -304,7 +316,9 @@ export class BatchService {
           this.store.setRow(batch.id, row.line, {
             state: approved ? 'done' : 'failed',
             status: entry.status,
-            error: approved ? null : (entry.errorMessage ?? `The gateway answered ${entry.status}.`),
+            error: approved
+              ? null
+              : (entry.errorMessage ?? `The gateway answered ${entry.status}.`),
           });
           return;
         }

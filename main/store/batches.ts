@@ -174,8 +174,7 @@ export class Batches {
 
   get(id: number): Batch | undefined {
     const raw = this.statement('SELECT * FROM batches WHERE id = ?').get(id) as
-      | RawBatch
-      | undefined;
+      RawBatch | undefined;
     return raw ? toBatch(raw) : undefined;
   }
 
@@ -258,11 +257,9 @@ export class Batches {
           `UPDATE batch_rows SET action_id = ?, attempt = attempt + 1, state = 'sending', updated_at = ?
            WHERE batch_id = ? AND line = ?`,
         ).run(actionId, now(), batchId, line);
-        this.statement('INSERT INTO batch_actions (action_id, batch_id, line) VALUES (?, ?, ?)').run(
-          actionId,
-          batchId,
-          line,
-        );
+        this.statement(
+          'INSERT INTO batch_actions (action_id, batch_id, line) VALUES (?, ?, ?)',
+        ).run(actionId, batchId, line);
       })
       .immediate();
   }
