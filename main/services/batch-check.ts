@@ -154,9 +154,12 @@ export async function checkBatch(
   // Per order (by the gateway's orderid once known): what earlier rows of the file take.
   const usedByOrder = new Map<string, { capture: bigint; refund: bigint; lines: number[] }>();
   const voidLines = new Map<string, number[]>();
+  const actingLines = new Map<string, number[]>();
   for (const s of shaped) {
     const view = views.get(refKey(s.row));
     const orderId = view && !(view instanceof Error) ? view.orderId : undefined;
+    if (orderId && s.operation && s.operation !== 'status')
+      actingLines.set(orderId, [...(actingLines.get(orderId) ?? []), s.row.line]);
     if (orderId && s.operation === 'void')
       voidLines.set(orderId, [...(voidLines.get(orderId) ?? []), s.row.line]);
   }
@@ -181,10 +184,17 @@ export async function checkBatch(
         const used = usedByOrder.get(view.orderId) ?? { capture: 0n, refund: 0n, lines: [] };
         if (used.lines.length > 0)
           warnings.push(`The same order is also on line ${used.lines.join(', ')}.`);
-        const voids = (voidLines.get(view.orderId) ?? []).filter((l) => l !== row.line);
+        // A void with any other action on the same order: one of them cannot happen.
+        const voids = (
+          operation === 'void'
+            ? (actingLines.get(view.orderId) ?? [])
+            : (voidLines.get(view.orderId) ?? [])
+        ).filter((l) => l !== row.line);
         if (voids.length > 0)
           problems.push(
-            `Line ${voids.join(', ')} voids the same order; a void and other actions on one order cannot be in one file.`,
+            operation === 'void'
+              ? `Line ${voids.join(', ')} acts on the same order; a void and other actions on one order cannot be in one file.`
+              : `Line ${voids.join(', ')} voids the same order; a void and other actions on one order cannot be in one file.`,
           );
         if (allowance.allowed && s.amountMinor !== null && allowance.max !== undefined) {
           const kind = operation === 'capture' ? 'capture' : 'refund';

@@ -1,0 +1,174 @@
+// Batches over real HTTP against the sandbox: the CSV dialects a spreadsheet writes, every
+// problem a clerk can make shown on its row before anything is sent, pause/resume/cancel, and
+// the result file.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Sandbox } from '../../main/sandbox';
+import { BatchService } from '../../main/services/batch';
+import { parseBatchCsv } from '../../main/services/batch-csv';
+import { Profiles } from '../../main/store/profiles';
+import { CONTROL_KEY, createDesk, type Desk, type Started } from '../reliability/support';
+import { approvedOrder, SHOP, shopClient, startShopSandbox } from '../support/shop';
+
+let sandbox: Sandbox;
+let desk: Desk;
+let paydesk: Started;
+let batches: BatchService;
+
+beforeAll(async () => {
+  sandbox = await startShopSandbox(CONTROL_KEY);
+  desk = createDesk(sandbox);
+  paydesk = await desk.start();
+  batches = new BatchService(
+    paydesk.db,
+    paydesk.journal,
+    new Profiles(paydesk.db),
+    paydesk.service,
+    {
+      operator: 'ann',
+    },
+  );
+});
+
+afterAll(async () => {
+  await paydesk.stop();
+  await sandbox.close();
+  desk.dispose();
+});
+
+const reversals = () => sandbox.orders(SHOP.endpointId).filter((o) => o.kind === 'reversal');
+
+describe('the file', () => {
+  it('reads comma or semicolon, quotes, a BOM and CRLF alike', () => {
+    const comma =
+      'operation,orderid,amount,currency,reason,note\r\nrefund,11,1.00,EUR,Damaged,"a, ""b"""\r\n';
+    const semi =
+      '\uFEFFOperation;OrderID;Amount;Currency;Reason;Note\nrefund;11;1.00;EUR;Damaged;"a, ""b"""\n\n';
+    for (const text of [comma, semi])
+      expect(parseBatchCsv(text)).toEqual([
+        {
+          line: 2,
+          operation: 'refund',
+          orderid: '11',
+          client_orderid: '',
+          amount: '1.00',
+          currency: 'EUR',
+          reason: 'Damaged',
+          note: 'a, "b"',
+        },
+      ]);
+  });
+
+  it('says what to fix in a file it cannot read', () => {
+    expect(() => parseBatchCsv('operation,orderid,amount\nrefund,"11,1.00\n')).toThrow(/not a CSV/);
+    expect(() => parseBatchCsv('operation,order,amount\nrefund,1,1.00\n')).toThrow(
+      /columns Paydesk does not know: order/,
+    );
+    expect(() => parseBatchCsv('operation,orderid\n')).toThrow(/no rows/);
+  });
+});
+
+describe('a batch', () => {
+  it('shows each row its problem and sends nothing before it is started', async () => {
+    const client = shopClient(sandbox, CONTROL_KEY);
+    const [a, b, c] = await Promise.all([
+      approvedOrder(client, 'SALE', '10.00'),
+      approvedOrder(client, 'SALE', '10.00'),
+      approvedOrder(client, 'SALE', '5.00'),
+    ]);
+    const csv = [
+      'operation,orderid,amount,currency,reason,note',
+      `refund,${a},6.00,EUR,Damaged,`,
+      `refund,${a},5.00,EUR,Damaged,`, // with the line above: more than is left
+      `refund,${b},1.234,EUR,Damaged,`,
+      `refund,${b},1.00,USD,Damaged,`,
+      `refund,${b},1.00,EUR,,`,
+      `refund,${b},100,JPY,Damaged,`,
+      `refund,${b},1.50,JPY,Damaged,`,
+      `refund,999999,1.00,EUR,Damaged,`,
+      `chargeback,${b},1.00,EUR,Damaged,`,
+      `void,${c},,,Mistake,`,
+      `refund,${c},1.00,EUR,Damaged,`, // the same order voided on the line above
+      `status,${b},,,,`,
+    ].join('\n');
+    const { batch, rows } = await batches.load(desk.profileId, 'mistakes.csv', csv);
+    const problems = rows.map((r) => r.problem ?? '');
+    expect(problems[0]).toBe('');
+    expect(problems[1]).toMatch(
+      /With the earlier lines of this order \(6\.00 EUR\), 11\.00 is more than what is left, 10\.00/,
+    );
+    expect(rows[1]?.warning).toMatch(/also on line 2/);
+    expect(problems[2]).toMatch(/more than two decimals/);
+    expect(problems[3]).toMatch(/The order is in EUR/);
+    expect(problems[4]).toMatch(/Give a reason for the refund/);
+    expect(problems[5]).toMatch(/The order is in EUR/);
+    expect(problems[6]).toMatch(/JPY has no minor units/);
+    expect(problems[7]).toMatch(/could not be looked up/);
+    expect(problems[8]).toMatch(/"chargeback" is not one of/);
+    expect(problems[9]).toMatch(/Line 12 acts on the same order/);
+    expect(problems[10]).toMatch(/voids the same order/);
+    expect(problems[11]).toBe('');
+    expect(batch.totals).toEqual([
+      { operation: 'refund', currency: 'EUR', amount: '6.00', rows: 1 },
+    ]);
+    expect(batch.progress).toMatchObject({ total: 12, invalid: 10, left: 2, done: 0 });
+    expect(reversals()).toHaveLength(0);
+
+    batches.start(batch.id);
+    await batches.idle(batch.id);
+    expect(batches.get(batch.id)).toMatchObject({
+      state: 'done',
+      progress: { done: 2, failed: 0, left: 0, invalid: 10 },
+    });
+    expect(reversals().filter((r) => r.parentOrderId === a)).toHaveLength(1);
+    const result = batches.resultCsv(batch.id).split('\r\n');
+    expect(result[0]).toBe(
+      'line,operation,orderid,client_orderid,amount,currency,final_status,error',
+    );
+    expect(result[1]).toMatch(new RegExp(`^2,refund,${a},pd-[a-z0-9-]+,6\\.00,EUR,approved,$`));
+    expect(result[3]).toMatch(
+      /^4,refund,.*not sent \(problem in the file\),.*more than two decimals/,
+    );
+    expect(result[12]).toMatch(new RegExp(`^13,status,${b},,,,approved,$`));
+  });
+
+  it('pauses, resumes and cancels: what was sent ends final, nothing after the cancel is sent', async () => {
+    const client = shopClient(sandbox, CONTROL_KEY);
+    const ids = await Promise.all(
+      Array.from({ length: 12 }, () => approvedOrder(client, 'SALE', '10.00')),
+    );
+    const csv = ['operation,orderid,amount,currency,reason']
+      .concat(ids.map((id) => `refund,${id},2.00,EUR,Damaged`))
+      .join('\n');
+    const { batch } = await batches.load(desk.profileId, 'pause.csv', csv, 2);
+    batches.start(batch.id);
+    batches.pause(batch.id);
+    await batches.idle(batch.id);
+    const paused = batches.get(batch.id);
+    expect(paused.state).toBe('paused');
+    expect(paused.progress.done).toBeLessThan(12);
+    expect(paused.progress.left).toBe(12 - paused.progress.done);
+
+    batches.start(batch.id);
+    for (let i = 0; i < 200 && batches.get(batch.id).progress.done < paused.progress.done + 2; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    batches.cancel(batch.id);
+    await batches.idle(batch.id);
+    const cancelled = batches.get(batch.id);
+    expect(cancelled.state).toBe('cancelled');
+    expect(cancelled.progress.left).toBe(0);
+    expect(cancelled.progress.cancelled).toBeGreaterThan(0);
+    expect(cancelled.progress.done + cancelled.progress.cancelled).toBe(12);
+    const sent = new Set(reversals().map((r) => r.parentOrderId));
+    const rows = batches.rows(batch.id);
+    for (const row of rows) {
+      expect(sent.has(row.orderid ?? ''), `line ${row.line} ${row.state}`).toBe(
+        row.state === 'done',
+      );
+      if (row.state === 'done')
+        expect(paydesk.journal.get(row.clientOrderId ?? '')).toMatchObject({ state: 'final' });
+    }
+    expect(() => batches.start(batch.id)).toThrow(/cancelled/);
+  });
+});
