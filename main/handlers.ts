@@ -156,6 +156,21 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
         return { ...saved, count: saved.saved ? count : 0 };
       },
     },
+    batches: {
+      load: ({ profileId, fileName, text, concurrency }) =>
+        services.batches.load(profileId, fileName, text, concurrency),
+      list: () => services.batches.list(),
+      get: ({ batchId }) => services.batches.get(batchId),
+      rows: ({ batchId }) => services.batches.rows(batchId),
+      start: ({ batchId, confirmation }) => services.batches.start(batchId, confirmation),
+      pause: ({ batchId }) => services.batches.pause(batchId),
+      cancel: ({ batchId }) => services.batches.cancel(batchId),
+      saveResult: ({ batchId }) => {
+        const batch = services.batches.get(batchId);
+        const name = batch.fileName.replace(/\.csv$/i, '').replace(/[^\w.-]+/g, '-');
+        return deps.saveFile(`${name}-result.csv`, services.batches.resultCsv(batchId), 'csv');
+      },
+    },
     tools: {
       checkCallback: ({ profileId, text }) => services.callbacks.check(profileId, text),
     },

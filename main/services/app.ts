@@ -13,6 +13,7 @@ import { openStore, type Db, type Store, type StoreFault } from '../store/databa
 import { Journal, type JournalEntry } from '../store/journal';
 import { Profiles, type Profile } from '../store/profiles';
 import { ActionPath } from './action-path';
+import { BatchService } from './batch';
 import { CardService } from './cards';
 import { CallbackService } from './callbacks';
 import { Connections, defaultClientFactory } from './connection';
@@ -62,6 +63,7 @@ export class PaydeskServices {
     readonly payLinks: PayLinkService,
     readonly journal: JournalService,
     readonly callbacks: CallbackService,
+    readonly batches: BatchService,
     readonly report: StartupReport,
     /** Resolves when the entries left in flight by the last run have been reconciled. */
     readonly reconciled: Promise<JournalEntry[]>,
@@ -170,6 +172,10 @@ export class PaydeskServices {
     }
     // Reconciling writes the journal: a read-only start leaves every entry as it is, for the next start.
     const reconciled = probe.usable && !store.fault ? actions.reconcile() : Promise.resolve([]);
+    // Batches that were running when the last process ended show paused and interrupted; the
+    // reconcile above settles their rows in flight, and the clerk resumes them.
+    const batches = new BatchService(db, journal, profiles, orders, { operator: options.operator });
+    if (!store.fault) batches.recover();
     return new PaydeskServices(
       db,
       new ProfileService(profiles, options.secrets, connections),
@@ -181,6 +187,7 @@ export class PaydeskServices {
       new PayLinkService(actions),
       new JournalService(journal),
       new CallbackService(profiles, options.secrets),
+      batches,
       report,
       reconciled,
       sandbox,
@@ -190,6 +197,7 @@ export class PaydeskServices {
 
   async close(): Promise<void> {
     await this.reconciled.catch(() => undefined);
+    await this.batches.close(); // paused: the rows being sent reach their end first
     await this.orders.close(); // the one action path: every follow-up stops
     await this.sandbox?.close();
     this.store.close();

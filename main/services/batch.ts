@@ -112,6 +112,7 @@ interface Run {
 export class BatchService {
   readonly store: Batches;
   private readonly runs = new Map<number, Run>();
+  private closing = false;
   /** Totals never change once a batch is stored: computed once per batch. */
   private readonly totals = new Map<number, BatchTotal[]>();
 
@@ -196,10 +197,12 @@ export class BatchService {
       done: Promise.resolve(),
     };
     this.runs.set(batch.id, run);
-    run.done = this.execute(batch, run).finally(() => {
-      this.runs.delete(batch.id);
-      this.changed(batch.id);
-    });
+    run.done = this.execute(batch, run)
+      .catch(() => undefined) // the database closed under a quitting app: the next start resumes
+      .finally(() => {
+        this.runs.delete(batch.id);
+        if (!this.closing) this.changed(batch.id);
+      });
     this.changed(batch.id);
   }
 
@@ -236,10 +239,15 @@ export class BatchService {
     return resultCsv(this.store.rows(batchId));
   }
 
-  /** Pauses every running batch and waits for the rows being sent (the app is quitting). */
-  async close(): Promise<void> {
+  /**
+   * The app is quitting: no new row starts, and the rows being sent get a moment to end. What
+   * is still in flight stays so in the journal; the batch stays "running" in the database, so
+   * the next start shows it interrupted, reconciles those rows by status, and the clerk resumes.
+   */
+  async close(graceMs = 2_000): Promise<void> {
+    this.closing = true;
     for (const run of this.runs.values()) run.stop ??= 'pause';
-    await Promise.all([...this.runs.values()].map((r) => r.done));
+    await Promise.race([Promise.all([...this.runs.values()].map((r) => r.done)), sleep(graceMs)]);
   }
 
   private async execute(batch: Batch, run: Run): Promise<void> {
@@ -269,6 +277,7 @@ export class BatchService {
       }
     };
     await Promise.all(Array.from({ length: batch.concurrency }, lane));
+    if (this.closing) return; // left "running": the next start shows it interrupted
     if (run.stop === 'cancel') this.store.cancelWaiting(batch.id);
     const counts = this.store.counts(batch.id);
     if (counts.ready === 0 && counts.sending === 0)
@@ -338,6 +347,7 @@ export class BatchService {
           return;
         }
         // Still in flight (its follow-up paused or the process is closing): ask again shortly.
+        if (this.closing) return;
         await sleep(50);
       }
       // Left in flight: the row stays "sending"; a resume or the next start asks again.
