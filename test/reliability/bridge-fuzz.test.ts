@@ -178,9 +178,20 @@ function plausible(field: string, options: { realProfile: boolean }): fc.Arbitra
       return fc.constantFrom(...REFUND_REASONS, ...VOID_REASONS, '');
     case 'note':
       return hostileString;
+    case 'batchId':
+      return fc.constantFrom(1, 2, 999, 0, -1, 1.5);
+    case 'concurrency':
+      return fc.constantFrom(1, 4, 32, 33, 0);
+    case 'fileName':
+      return fc.oneof(hostileString, fc.constantFrom('refunds.csv', ''));
     case 'text':
       return fc.oneof(
         hostileString,
+        fc.constantFrom(
+          'operation,orderid,amount,currency,reason\nrefund,1,1.00,EUR,Damaged\nstatus,abc,,,\n',
+          '\uFEFFoperation;client_orderid;amount;currency;reason\r\nrefund;demo-sale-1001;0.01;EUR;Damaged\r\n',
+          'operation,orderid\n"unterminated,1\n',
+        ),
         fc.constantFrom(
           'status=approved&orderid=1&client_orderid=x&control=0000000000000000000000000000000000000000',
           'https://shop.example/return?status=approved&orderid=1&control=abc',
@@ -345,6 +356,14 @@ const SHAPES: Record<string, string[]> = {
   ],
   'payLinks.list': ['profileId'],
   'payLinks.copy': ['profileId', 'clientOrderId'],
+  'batches.load': ['profileId', 'fileName', 'text', 'concurrency'],
+  'batches.list': [],
+  'batches.get': ['batchId'],
+  'batches.rows': ['batchId'],
+  'batches.start': ['batchId', 'confirmation'],
+  'batches.pause': ['batchId'],
+  'batches.cancel': ['batchId'],
+  'batches.saveResult': ['batchId'],
 };
 
 function shaped(fields: string[], options: { realProfile: boolean }): fc.Arbitrary<unknown> {
