@@ -17,6 +17,9 @@ import { GROUPS, hrefOf, SCREENS, useRoute } from './route';
 const LookupScreen = lazy(() =>
   import('./screens/LookupScreen').then((m) => ({ default: m.LookupScreen })),
 );
+const BatchScreen = lazy(() =>
+  import('./screens/batch/BatchScreen').then((m) => ({ default: m.BatchScreen })),
+);
 const JournalScreen = lazy(() =>
   import('./screens/JournalScreen').then((m) => ({ default: m.JournalScreen })),
 );
@@ -163,6 +166,7 @@ function Frame() {
             {route.screen === 'lookup' && (
               <LookupScreen {...(route.param ? { orderRef: route.param } : {})} />
             )}
+            {route.screen === 'batch' && <BatchScreen />}
             {route.screen === 'payouts' && <PayoutsScreen />}
             {route.screen === 'payouts-to-pay' && <PayoutsToPayScreen />}
             {route.screen === 'card-info' && (

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 
 export type ScreenName =
   | 'lookup'
+  | 'batch'
   | 'payouts'
   | 'payouts-to-pay'
   | 'card-info'
@@ -29,6 +30,12 @@ export type Group = (typeof GROUPS)[number];
 
 export const SCREENS: readonly { name: ScreenName; label: string; who: string; group: Group }[] = [
   { name: 'lookup', label: 'Orders', who: 'Look up, capture, void and refund', group: 'Orders' },
+  {
+    name: 'batch',
+    label: 'Batch',
+    who: 'Many captures or refunds from a CSV',
+    group: 'Orders',
+  },
   { name: 'payouts', label: 'Payouts', who: 'Send money, one or two steps', group: 'Payouts' },
   {
     name: 'payouts-to-pay',
