@@ -7,6 +7,7 @@ import { relative, resolve } from 'node:path';
 
 import { closeSharedBrowser, startHarness } from '../test/harness/harness';
 import { shootAdmin } from '../test/e2e/shots/admin';
+import { shootBatch } from '../test/e2e/shots/batch';
 import { shootMoney } from '../test/e2e/shots/money';
 import { shootOrders } from '../test/e2e/shots/orders';
 import { shootTools } from '../test/e2e/shots/tools';
@@ -15,7 +16,7 @@ const dir = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
 mkdirSync(dir, { recursive: true });
 
 const written: string[] = [];
-for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney]) {
+for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch]) {
   // A fresh first start for each set, so one set's actions never show up in the other's.
   const h = await startHarness();
   try {

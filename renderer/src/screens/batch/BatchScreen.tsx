@@ -190,7 +190,9 @@ export function BatchScreen() {
                   setConfirming(true);
                 }}
               >
-                {view.state === 'ready' ? `Send ${sendable} rows…` : 'Resume'}
+                {view.state === 'ready'
+                  ? `Send ${sendable} ${sendable === 1 ? 'row' : 'rows'}…`
+                  : 'Resume'}
               </button>
             )}
             {running && (
@@ -219,7 +221,11 @@ export function BatchScreen() {
       {confirming && view && (
         <ConfirmDialog
           title={view.state === 'ready' ? `Send batch ${view.id}?` : `Resume batch ${view.id}?`}
-          confirmLabel={view.state === 'ready' ? `Send ${sendable} rows` : 'Resume'}
+          confirmLabel={
+            view.state === 'ready'
+              ? `Send ${sendable} ${sendable === 1 ? 'row' : 'rows'}`
+              : 'Resume'
+          }
           danger={view.needsConfirmation}
           onBack={() => setConfirming(false)}
           onConfirm={() => {

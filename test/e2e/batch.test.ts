@@ -1,0 +1,73 @@
+// The Batch screen in the browser, through the real bridge and services and the embedded
+// sandbox: a file with mistakes shows each row's problem and sends none of those rows; the
+// rest are sent after the confirmation, run to their final status, and the result file names
+// every row.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { closeSharedBrowser, startHarness, type Harness } from '../harness/harness';
+import { FILE_WITH_MISTAKES, loadBatchFile } from './shots/batch';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+  h.page.setDefaultTimeout(10_000);
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+  await closeSharedBrowser();
+});
+
+describe('Batch screen', () => {
+  it('says to choose a file when there is none', async () => {
+    const { page } = h;
+    await h.open('#/batch');
+    await page.getByRole('button', { name: 'Check the rows' }).click();
+    await expect
+      .poll(() => page.getByText('Choose a CSV file or paste its rows first.').isVisible())
+      .toBe(true);
+    await page.getByLabel('Or paste the rows').fill('operation,order\nrefund,1\n');
+    await page.getByRole('button', { name: 'Check the rows' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'does not know: order' }).count())
+      .toBe(1);
+  });
+
+  it('shows every mistake on its row, sends only the rest, and saves the result', async () => {
+    const { page } = h;
+    await loadBatchFile(h, 'returns.csv', FILE_WITH_MISTAKES);
+    const view = page.getByRole('region', { name: /^Batch \d+$/ });
+    expect(await view.getByText('3 rows have a problem and will not be sent').count()).toBe(1);
+    const rows = view.locator('tbody tr');
+    expect(await rows.nth(1).innerText()).toMatch(/more than what is left/);
+    expect(await rows.nth(2).innerText()).toMatch(/The order is in USD/);
+    expect(await rows.nth(3).innerText()).toMatch(/could not be looked up/);
+    expect(await view.getByRole('list', { name: 'Totals' }).innerText()).toMatch(
+      /refund 5\.00 EUR \(1 rows\)\s+refund 2\.50 USD \(1 rows\)/,
+    );
+    // Nothing was sent by loading the file.
+    expect(h.services.journal.search({}, 0, 10).total).toBe(0);
+
+    await view.getByRole('button', { name: 'Send 2 rows…' }).click();
+    const dialog = page.getByRole('dialog', { name: /Send batch \d+\?/ });
+    await dialog.getByRole('button', { name: 'Go back' }).click();
+    expect(h.services.journal.search({}, 0, 10).total).toBe(0);
+    await view.getByRole('button', { name: 'Send 2 rows…' }).click();
+    await dialog.getByRole('button', { name: 'Send 2 rows', exact: true }).click();
+    await view.getByText('done 2').waitFor({ timeout: 60_000 });
+    expect(await view.getByText('left 0').count()).toBe(1);
+    expect(h.services.journal.search({}, 0, 10).total).toBe(2);
+
+    await view.getByRole('button', { name: 'Save the result CSV…' }).click();
+    await expect.poll(() => h.saved.length).toBe(1);
+    const saved = h.saved[0];
+    expect(saved?.name).toBe('returns-result.csv');
+    const lines = (saved?.content ?? '').trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'line,operation,orderid,client_orderid,amount,currency,final_status,error',
+    );
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toMatch(/^2,refund,\d+,pd-[a-z0-9-]+,5\.00,EUR,approved,$/);
+    expect(lines[3]).toMatch(/^4,refund,.*not sent \(problem in the file\),.*USD/);
+  });
+});
