@@ -212,7 +212,7 @@ export async function checkBatch(
           if (operation === 'capture') used.capture += s.amountMinor;
           if (operation === 'refund') used.refund += s.amountMinor;
         }
-        used.lines.push(row.line);
+        if (problems.length === 0) used.lines.push(row.line);
         usedByOrder.set(view.orderId, used);
       }
     }

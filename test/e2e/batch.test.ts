@@ -43,7 +43,7 @@ describe('Batch screen', () => {
     expect(await rows.nth(2).innerText()).toMatch(/The order is in USD/);
     expect(await rows.nth(3).innerText()).toMatch(/could not be looked up/);
     expect(await view.getByRole('list', { name: 'Totals' }).innerText()).toMatch(
-      /refund 5\.00 EUR \(1 rows\)\s+refund 2\.50 USD \(1 rows\)/,
+      /refund 5\.00 EUR \(1 row\)\s+refund 2\.50 USD \(1 row\)/,
     );
     // Nothing was sent by loading the file.
     expect(h.services.journal.search({}, 0, 10).total).toBe(0);
@@ -56,6 +56,8 @@ describe('Batch screen', () => {
     await dialog.getByRole('button', { name: 'Send 2 rows', exact: true }).click();
     await view.getByText('done 2').waitFor({ timeout: 60_000 });
     expect(await view.getByText('left 0').count()).toBe(1);
+    await expect.poll(() => rows.nth(0).innerText()).toMatch(/\bdone\b.*approved/);
+    expect(await rows.nth(4).innerText()).toMatch(/\bdone\b.*approved/);
     expect(h.services.journal.search({}, 0, 10).total).toBe(2);
 
     await view.getByRole('button', { name: 'Save the result CSV…' }).click();

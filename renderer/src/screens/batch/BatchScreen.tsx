@@ -4,7 +4,7 @@
 // typing the totals. Then progress, pause/resume/cancel, and the result file. A batch that was
 // running when Paydesk stopped is listed as interrupted, to be resumed.
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 
 import type { BatchViewData } from '../../../../preload/contract';
@@ -42,9 +42,17 @@ export function BatchScreen() {
   });
   const running = batch.data?.state === 'running';
   const rows = useQuery({
-    queryKey: ['batches', batchId ?? 0, 'rows'],
+    // Read again whenever the batch's figures move (and once more when it stops running).
+    queryKey: [
+      'batches',
+      batchId ?? 0,
+      'rows',
+      batch.data?.state,
+      batch.data ? batch.data.progress.done + batch.data.progress.failed : 0,
+    ],
     queryFn: () => unwrap(paydesk().batches.rows({ batchId: batchId ?? 0 })),
     enabled: batchId !== undefined,
+    placeholderData: keepPreviousData,
     refetchInterval: running ? 1_000 : false,
   });
 
@@ -57,7 +65,10 @@ export function BatchScreen() {
       unwrap(paydesk().batches.load({ profileId: active?.id ?? '', fileName, text, concurrency })),
     onSuccess: (loaded) => {
       setBatchId(loaded.batch.id);
-      queryClient.setQueryData(['batches', loaded.batch.id, 'rows'], loaded.rows);
+      queryClient.setQueryData(
+        ['batches', loaded.batch.id, 'rows', loaded.batch.state, 0],
+        loaded.rows,
+      );
       settle(loaded.batch);
     },
   });
@@ -279,7 +290,8 @@ function BatchSummary({ view }: { view: BatchViewData }) {
         <ul className="batch-totals" aria-label="Totals">
           {view.totals.map((t) => (
             <li key={`${t.operation}-${t.currency}`}>
-              {t.operation} <strong>{t.amount}</strong> {t.currency} ({t.rows} rows)
+              {t.operation} <strong>{t.amount}</strong> {t.currency} ({t.rows}{' '}
+              {t.rows === 1 ? 'row' : 'rows'})
             </li>
           ))}
         </ul>
