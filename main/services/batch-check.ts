@@ -15,30 +15,6 @@ type Operation = (typeof OPERATIONS)[number];
 const MOVES_MONEY: readonly Operation[] = ['capture', 'refund'];
 const REASON_REQUIRED: readonly Operation[] = ['refund', 'void'];
 
-/**
- * ISO 4217 currencies without minor units: an amount in them has no decimals. Amounts are
- * handled with two decimals at most (gateway/amount.ts), so three-decimal currencies are
- * refused by the amount's own check.
- */
-const NO_MINOR_UNITS = new Set([
-  'BIF',
-  'CLP',
-  'DJF',
-  'GNF',
-  'ISK',
-  'JPY',
-  'KMF',
-  'KRW',
-  'PYG',
-  'RWF',
-  'UGX',
-  'VND',
-  'VUV',
-  'XAF',
-  'XOF',
-  'XPF',
-]);
-
 export interface CheckedRow extends NewBatchRow {
   /** The order as it was looked up (undefined when it could not be). */
   orderStatus?: string;
@@ -102,10 +78,8 @@ function shape(row: BatchCsvRow): Shaped {
   }
   if (operation && MOVES_MONEY.includes(operation)) {
     try {
-      const amount = parseAmount(row.amount);
-      amountMinor = amount.minor;
-      if (currency && NO_MINOR_UNITS.has(currency) && amount.text.includes('.'))
-        problems.push(`${currency} has no minor units; write the amount without decimals.`);
+      // In the currency's own minor units (ISO 4217 exponent: none for JPY, three for KWD).
+      amountMinor = parseAmount(row.amount, 'amount', currency).minor;
     } catch (error) {
       problems.push(message(error));
     }
@@ -196,16 +170,25 @@ export async function checkBatch(
               ? `Line ${voids.join(', ')} acts on the same order; a void and other actions on one order cannot be in one file.`
               : `Line ${voids.join(', ')} voids the same order; a void and other actions on one order cannot be in one file.`,
           );
-        if (allowance.allowed && s.amountMinor !== null && allowance.max !== undefined) {
+        if (allowance.allowed && s.amountMinor !== null) {
           const kind = operation === 'capture' ? 'capture' : 'refund';
-          // formatMinor's text, always two decimals: its digits are the minor units.
-          const left = BigInt(allowance.max.replace('.', ''));
+          const cur = view.currency ?? '';
+          const minor = (text: string) => parseAmount(text, 'amount', view.currency).minor;
+          // What is left, when Paydesk knows it; otherwise (changed outside Paydesk) only the
+          // gateway knows, and the order's amount is the most that can be left.
+          const known = allowance.max !== undefined;
+          const left = known ? minor(allowance.max ?? '') : minor(view.amount);
+          if (!known)
+            warnings.push(
+              `Part of this order was captured or refunded outside Paydesk: only the gateway knows what is left, at most ${view.amount} ${cur}.`,
+            );
           const after = used[kind] + s.amountMinor;
+          const leftWords = known ? 'what is left' : "the order's amount";
           if (after > left)
             problems.push(
               used[kind] > 0n
-                ? `With the earlier lines of this order (${formatMinor(used[kind])} ${view.currency ?? ''}), ${formatMinor(after)} is more than what is left, ${formatMinor(left)} ${view.currency ?? ''}.`
-                : `${formatMinor(s.amountMinor)} ${view.currency ?? ''} is more than what is left, ${formatMinor(left)} ${view.currency ?? ''}.`,
+                ? `With the earlier lines of this order (${formatMinor(used[kind], cur)} ${cur}), ${formatMinor(after, cur)} is more than ${leftWords}, ${formatMinor(left, cur)} ${cur}.`
+                : `${formatMinor(s.amountMinor, cur)} ${cur} is more than ${leftWords}, ${formatMinor(left, cur)} ${cur}.`,
             );
         }
         if (problems.length === 0 && s.amountMinor !== null) {
@@ -254,7 +237,7 @@ export function totalsOf(
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, sum]) => {
       const [operation = '', currency = ''] = key.split(' ');
-      return { operation, currency, amount: formatMinor(sum.minor), rows: sum.rows };
+      return { operation, currency, amount: formatMinor(sum.minor, currency), rows: sum.rows };
     });
 }
 

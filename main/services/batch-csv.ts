@@ -107,7 +107,7 @@ export function resultCsv(rows: readonly BatchRow[]): string {
       r.operation,
       r.orderid ?? '',
       r.actionId ?? r.refClientOrderId ?? '',
-      r.amountMinor === null ? '' : formatMinor(r.amountMinor),
+      r.amountMinor === null ? '' : formatMinor(r.amountMinor, r.currency),
       r.currency ?? '',
       finalStatusOf(r),
       r.error ?? r.problem ?? '',

@@ -90,7 +90,7 @@ function rowView(r: BatchRow): BatchRowView {
     operation: r.operation,
     orderid: r.orderid,
     clientOrderId: r.actionId ?? r.refClientOrderId,
-    amount: r.amountMinor === null ? null : formatMinor(r.amountMinor),
+    amount: r.amountMinor === null ? null : formatMinor(r.amountMinor, r.currency),
     currency: r.currency,
     reason: r.reason,
     note: r.note,
@@ -361,7 +361,7 @@ export class BatchService {
       profileId: batch.profileId,
       orderid: row.orderid ?? '',
       clientOrderId,
-      ...(row.amountMinor !== null ? { amount: formatMinor(row.amountMinor) } : {}),
+      ...(row.amountMinor !== null ? { amount: formatMinor(row.amountMinor, row.currency) } : {}),
       ...(row.reason ? { reason: row.reason } : {}),
       ...(row.note ? { note: row.note } : {}),
     };

@@ -39,7 +39,9 @@ describe('Batch screen', () => {
     const view = page.getByRole('region', { name: /^Batch \d+$/ });
     expect(await view.getByText('3 rows have a problem and will not be sent').count()).toBe(1);
     const rows = view.locator('tbody tr');
-    expect(await rows.nth(1).innerText()).toMatch(/more than what is left/);
+    expect(await rows.nth(1).innerText()).toMatch(
+      /55\.00 is more than the order's amount, 49\.90 EUR/,
+    );
     expect(await rows.nth(2).innerText()).toMatch(/The order is in USD/);
     expect(await rows.nth(3).innerText()).toMatch(/could not be looked up/);
     expect(await view.getByRole('list', { name: 'Totals' }).innerText()).toMatch(

@@ -103,7 +103,7 @@ describe('a batch', () => {
     expect(problems[3]).toMatch(/The order is in EUR/);
     expect(problems[4]).toMatch(/Give a reason for the refund/);
     expect(problems[5]).toMatch(/The order is in EUR/);
-    expect(problems[6]).toMatch(/JPY has no minor units/);
+    expect(problems[6]).toMatch(/"1.50" has decimals; JPY amounts have none/);
     expect(problems[7]).toMatch(/could not be looked up/);
     expect(problems[8]).toMatch(/"chargeback" is not one of/);
     expect(problems[9]).toMatch(/Line 12 acts on the same order/);
