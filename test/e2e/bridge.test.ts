@@ -28,6 +28,7 @@ describe('window.paydesk in the page', () => {
     const keys = await h.page.evaluate(() => Object.keys(window.paydesk!).sort());
     expect(keys).toEqual([
       'app',
+      'batches',
       'cards',
       'journal',
       'keys',
