@@ -13,7 +13,7 @@ import { EnvironmentBadge } from '../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../components/Notice';
 import { useActiveProfile, type ProfileView } from '../profile-context';
 import { keys } from '../queries';
-import { ConfirmDialog } from './admin/ConfirmDialog';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Fingerprint, fingerprintGroups } from './admin/Fingerprint';
 import { describedBy, fieldErrorsOf, type FieldErrors } from './admin/form-errors';
 import { formatTime } from './journal/format';

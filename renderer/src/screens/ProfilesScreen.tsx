@@ -11,7 +11,7 @@ import { EnvironmentBadge } from '../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../components/Notice';
 import { useActiveProfile, type ProfileView } from '../profile-context';
 import { keys } from '../queries';
-import { ConfirmDialog } from './admin/ConfirmDialog';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { shortFingerprint } from './admin/Fingerprint';
 import { ProfileForm } from './admin/ProfileForm';
 import './admin/admin.css';

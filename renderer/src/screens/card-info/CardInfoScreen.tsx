@@ -7,13 +7,13 @@ import { useId, useState, type FormEvent } from 'react';
 
 import type { CardInfoData } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
+import { ConfirmDialog, typeTheId } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
 import { describedBy, Field } from '../money/Field';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
-import { ConfirmDialog } from '../orders/ConfirmDialog';
 import '../money/money.css';
 
 export function CardInfoScreen({ cardRef }: { cardRef?: string }) {
@@ -156,9 +156,13 @@ function SaveCard({ initial }: { initial: string }) {
         <ConfirmDialog
           title="Save this card?"
           confirmLabel="Save card"
-          danger={active.environment === 'production'}
+          money={{
+            production: active.environment === 'production',
+            // No amount moves: the order whose card is kept.
+            typed: typeTheId('the order id', action.request?.orderid ?? orderid),
+          }}
           onConfirm={() => void action.confirm()}
-          onBack={action.back}
+          onCancel={action.back}
         >
           <p>
             Make a card reference from the card of order <strong>{orderid.trim()}</strong>, on

@@ -13,11 +13,11 @@ import {
   type OrderViewData,
 } from '../../../../preload/contract';
 import { BridgeError, errorMessage, paydesk, unwrap } from '../../api';
+import { ConfirmDialog, typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import type { ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
-import { ConfirmDialog } from './ConfirmDialog';
 import { SETTLED_STATES, useJournalEntry } from './hooks';
 import { amountProblem, normalisedAmount, showMoney } from './money';
 import { ACTION_WORDS, STATE_WORDS, type ActionKind } from './words';
@@ -453,27 +453,18 @@ export function ActionPanel({
         <ConfirmDialog
           title={`${words.verb} ${showMoney(sentAmount)} ${currency}?`}
           confirmLabel={`${words.verb} ${showMoney(sentAmount)} ${currency}`}
-          danger={production}
-          {...(production
-            ? {
-                typed: hasAmount
-                  ? {
-                      what: 'the amount',
-                      expected: sentAmount,
-                      normalise: (typed: string) => normalisedAmount(typed, currency),
-                    }
-                  : { what: 'the order id', expected: order.orderId },
-              }
-            : {})}
-          onBack={() => setPhase('edit')}
+          money={{
+            production,
+            typed: hasAmount
+              ? typeTheAmount(sentAmount, currency)
+              : typeTheId('the order id', order.orderId),
+          }}
+          onCancel={() => setPhase('edit')}
           onConfirm={() => {
             const toSend = request();
             if (toSend) void send(toSend);
           }}
         >
-          {production && (
-            <p className="confirm-production-strip">Production: real money will move.</p>
-          )}
           <dl className="confirm-facts">
             <dt>Order</dt>
             <dd>

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 
 import type { PayLinkData, payLinkRequestSchema } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
+import { ConfirmDialog, typeTheAmount } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
@@ -19,7 +20,6 @@ import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
 import { describedBy, Field } from '../money/Field';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
-import { ConfirmDialog } from '../orders/ConfirmDialog';
 import '../money/money.css';
 
 type PayLinkRequest = z.input<typeof payLinkRequestSchema>;
@@ -151,9 +151,12 @@ export function PayLinkScreen() {
         <ConfirmDialog
           title="Make this payment link?"
           confirmLabel="Make link"
-          danger={active.environment === 'production'}
+          money={{
+            production: active.environment === 'production',
+            typed: typeTheAmount(action.request.amount, action.request.currency),
+          }}
           onConfirm={() => void action.confirm()}
-          onBack={action.back}
+          onCancel={action.back}
         >
           <p>
             A link for {kind === 'preauth' ? 'a hold of' : 'a payment of'}{' '}

@@ -7,13 +7,13 @@ import { useEffect, useRef, useState } from 'react';
 
 import type { CheckedPayout } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
+import { ConfirmDialog, typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
 import { useMoneyAction } from '../money/useMoneyAction';
-import { ConfirmDialog } from '../orders/ConfirmDialog';
 import '../money/money.css';
 
 const STATE_WORDS: Record<CheckedPayout['state'], string> = {
@@ -143,9 +143,16 @@ function PayOne({
         <ConfirmDialog
           title="Pay this payout?"
           confirmLabel={`Pay ${payout.amount ?? ''} ${payout.currency ?? ''}`}
-          danger={profile.environment === 'production'}
+          money={{
+            production: profile.environment === 'production',
+            // A checked payout always has its amount; the id is the fallback of an odd record.
+            typed:
+              payout.amount && payout.currency
+                ? typeTheAmount(payout.amount, payout.currency)
+                : typeTheId('the payout id', payout.orderId ?? payout.clientOrderId),
+          }}
           onConfirm={() => void action.confirm()}
-          onBack={onDone}
+          onCancel={onDone}
         >
           <p>
             Pay{' '}

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 
 import type { payoutRequestSchema } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
+import { ConfirmDialog, typeTheAmount } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
@@ -16,7 +17,6 @@ import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
 import { describedBy, Field, maskCard } from '../money/Field';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
-import { ConfirmDialog } from '../orders/ConfirmDialog';
 import '../money/money.css';
 
 type PayoutRequest = z.input<typeof payoutRequestSchema>;
@@ -241,9 +241,12 @@ export function PayoutsScreen() {
               ? `Check ${action.request.amount} ${action.request.currency}`
               : `Pay ${action.request.amount} ${action.request.currency}`
           }
-          danger={active.environment === 'production'}
+          money={{
+            production: active.environment === 'production',
+            typed: typeTheAmount(action.request.amount, action.request.currency),
+          }}
           onConfirm={() => void action.confirm()}
-          onBack={action.back}
+          onCancel={action.back}
         >
           <p>
             {mode === 'two-step' ? 'Register' : 'Pay'}{' '}

@@ -5,6 +5,7 @@
 import { useId, useState, type FormEvent } from 'react';
 
 import { paydesk, unwrap } from '../../api';
+import { ConfirmDialog, typeTheAmount } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
@@ -12,7 +13,6 @@ import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
 import { describedBy, Field } from '../money/Field';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
-import { ConfirmDialog } from '../orders/ConfirmDialog';
 import '../money/money.css';
 
 interface RebillRequest {
@@ -103,9 +103,12 @@ export function RebillScreen({ cardRef }: { cardRef?: string }) {
         <ConfirmDialog
           title="Charge this card?"
           confirmLabel={`Charge ${action.request.amount} ${action.request.currency}`}
-          danger={active.environment === 'production'}
+          money={{
+            production: active.environment === 'production',
+            typed: typeTheAmount(action.request.amount, action.request.currency),
+          }}
           onConfirm={() => void action.confirm()}
-          onBack={action.back}
+          onCancel={action.back}
         >
           <p>
             Charge{' '}

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 
 import type { recurringRequestSchema } from '../../../../preload/contract';
 import { BridgeError, errorMessage, paydesk, unwrap } from '../../api';
+import { ConfirmDialog, typeTheAmount } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
@@ -17,7 +18,6 @@ import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
 import { describedBy, Field } from '../money/Field';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
-import { ConfirmDialog } from '../orders/ConfirmDialog';
 import '../money/money.css';
 
 type RecurringRequest = z.input<typeof recurringRequestSchema>;
@@ -235,9 +235,13 @@ export function RecurringScreen({ cardRef }: { cardRef?: string }) {
         <ConfirmDialog
           title="Set up this subscription?"
           confirmLabel="Set up subscription"
-          danger={active.environment === 'production'}
+          money={{
+            production: active.environment === 'production',
+            // The amount of each charge.
+            typed: typeTheAmount(action.request.amount, action.request.currency),
+          }}
           onConfirm={() => void action.confirm()}
-          onBack={action.back}
+          onCancel={action.back}
         >
           <p>
             Charge{' '}
