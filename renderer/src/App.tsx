@@ -15,13 +15,13 @@ import { GROUPS, hrefOf, SCREENS, useRoute } from './route';
 // Each screen is its own chunk, loaded when it is first shown: the first start loads the
 // frame and one screen, not all of them (and the journal's virtual list only with the journal).
 const LookupScreen = lazy(() =>
-  import('./screens/LookupScreen').then((m) => ({ default: m.LookupScreen })),
+  import('./screens/orders/LookupScreen').then((m) => ({ default: m.LookupScreen })),
 );
 const BatchScreen = lazy(() =>
   import('./screens/batch/BatchScreen').then((m) => ({ default: m.BatchScreen })),
 );
 const JournalScreen = lazy(() =>
-  import('./screens/JournalScreen').then((m) => ({ default: m.JournalScreen })),
+  import('./screens/journal/JournalScreen').then((m) => ({ default: m.JournalScreen })),
 );
 const CallbackCheckScreen = lazy(() =>
   import('./screens/callback-check/CallbackCheckScreen').then((m) => ({
@@ -29,10 +29,10 @@ const CallbackCheckScreen = lazy(() =>
   })),
 );
 const ProfilesScreen = lazy(() =>
-  import('./screens/ProfilesScreen').then((m) => ({ default: m.ProfilesScreen })),
+  import('./screens/profiles/ProfilesScreen').then((m) => ({ default: m.ProfilesScreen })),
 );
 const KeysScreen = lazy(() =>
-  import('./screens/KeysScreen').then((m) => ({ default: m.KeysScreen })),
+  import('./screens/keys/KeysScreen').then((m) => ({ default: m.KeysScreen })),
 );
 const PayoutsScreen = lazy(() =>
   import('./screens/payouts/PayoutsScreen').then((m) => ({ default: m.PayoutsScreen })),

@@ -8,7 +8,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { ProfileForm } from '../../../renderer/src/screens/admin/ProfileForm';
+import { ProfileForm } from '../../../renderer/src/screens/profiles/ProfileForm';
 import {
   Fingerprint,
   fingerprintGroups,

@@ -5,16 +5,16 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
-import type { JournalFilterInput } from '../../../preload/contract';
-import { paydesk, unwrap } from '../api';
-import { ErrorNotice, Notice } from '../components/Notice';
-import { useActiveProfile } from '../profile-context';
-import { keys } from '../queries';
-import { formatCount, plural } from './journal/format';
-import { draftOfPreset, filterOf, JournalFilters } from './journal/JournalFilters';
-import { EntryDetail } from './journal/EntryDetail';
-import { JournalList } from './journal/JournalList';
-import './journal/journal.css';
+import type { JournalFilterInput } from '../../../../preload/contract';
+import { paydesk, unwrap } from '../../api';
+import { ErrorNotice, Notice } from '../../components/Notice';
+import { useActiveProfile } from '../../profile-context';
+import { keys } from '../../queries';
+import { formatCount, plural } from './format';
+import { draftOfPreset, filterOf, JournalFilters } from './JournalFilters';
+import { EntryDetail } from './EntryDetail';
+import { JournalList } from './JournalList';
+import './journal.css';
 
 export function JournalScreen({ preset }: { preset?: string }) {
   // A new preset (the pending counter clicked while here) starts a fresh search.

@@ -11,7 +11,12 @@ import { paydesk, unwrap } from '../../api';
 import { ErrorNotice } from '../../components/Notice';
 import type { ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
-import { describedBy, fieldErrorsOf, splitBridgeError, type FieldErrors } from './form-errors';
+import {
+  describedBy,
+  fieldErrorsOf,
+  splitBridgeError,
+  type FieldErrors,
+} from '../admin/form-errors';
 
 type Environment = ProfileView['environment'];
 type EndpointKind = ProfileView['endpointKind'];

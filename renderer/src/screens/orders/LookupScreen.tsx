@@ -14,19 +14,19 @@ import {
   type RefObject,
 } from 'react';
 
-import { ORDERID_MESSAGE, type OrderViewData } from '../../../preload/contract';
-import { BridgeError } from '../api';
-import { ErrorNotice, Notice } from '../components/Notice';
-import { useActiveProfile, type ProfileView } from '../profile-context';
-import { keys } from '../queries';
-import { hrefOf, navigate } from '../route';
-import { ActionPanel } from './orders/ActionPanel';
-import { useOrder } from './orders/hooks';
-import { OrderDetails } from './orders/OrderDetails';
-import { RecentOrders } from './orders/RecentOrders';
-import { guessKind, parseRef, refParam, type OrderRef, type RefKind } from './orders/ref';
-import { ACTION_WORDS, actionsFor, type ActionKind } from './orders/words';
-import './orders/orders.css';
+import { ORDERID_MESSAGE, type OrderViewData } from '../../../../preload/contract';
+import { BridgeError } from '../../api';
+import { ErrorNotice, Notice } from '../../components/Notice';
+import { useActiveProfile, type ProfileView } from '../../profile-context';
+import { keys } from '../../queries';
+import { hrefOf, navigate } from '../../route';
+import { ActionPanel } from './ActionPanel';
+import { useOrder } from './hooks';
+import { OrderDetails } from './OrderDetails';
+import { RecentOrders } from './RecentOrders';
+import { guessKind, parseRef, refParam, type OrderRef, type RefKind } from './ref';
+import { ACTION_WORDS, actionsFor, type ActionKind } from './words';
+import './orders.css';
 
 const DEMO_REFS = ['demo-sale-1001', 'demo-sale-1003', 'demo-auth-2002', 'demo-sale-1006'];
 

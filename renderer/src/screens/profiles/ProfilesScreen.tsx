@@ -6,15 +6,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 
-import { paydesk, unwrap } from '../api';
-import { EnvironmentBadge } from '../components/EnvironmentBadge';
-import { ErrorNotice, Notice } from '../components/Notice';
-import { useActiveProfile, type ProfileView } from '../profile-context';
-import { keys } from '../queries';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { shortFingerprint } from './admin/Fingerprint';
-import { ProfileForm } from './admin/ProfileForm';
-import './admin/admin.css';
+import { paydesk, unwrap } from '../../api';
+import { EnvironmentBadge } from '../../components/EnvironmentBadge';
+import { ErrorNotice, Notice } from '../../components/Notice';
+import { useActiveProfile, type ProfileView } from '../../profile-context';
+import { keys } from '../../queries';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { shortFingerprint } from '../admin/Fingerprint';
+import { ProfileForm } from './ProfileForm';
+import '../admin/admin.css';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; id: string } | undefined;
 
