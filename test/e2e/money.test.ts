@@ -14,6 +14,7 @@ import {
   fillPayout,
   fillRecurring,
   nextJanuary31,
+  useProductionProfile,
 } from './shots/money';
 
 let h: Harness;
@@ -274,5 +275,79 @@ describe('Save card from an order', () => {
     const ref = (await outcome().locator('strong').last().textContent()) ?? '';
     await fresh('#/lookup/demo-sale-1002');
     await page.getByRole('link', { name: `card reference ${ref}` }).waitFor();
+  });
+});
+
+describe('On a production profile', () => {
+  const dialog = () => page.getByRole('dialog');
+  const typedBox = () => dialog().getByRole('textbox', { name: /^To confirm, type/ });
+  const isFocused = (locator: ReturnType<Page['getByRole']>) =>
+    locator.evaluate((element) => element === document.activeElement);
+
+  afterAll(async () => {
+    await page.locator('#active-profile').selectOption({ label: 'Sandbox' });
+  });
+
+  it('a payout needs its amount typed: focus starts in the box and Enter alone sends nothing', async () => {
+    await useProductionProfile(h);
+    await fresh('#/payouts');
+    await fillPayout(page, { amount: '12.50' });
+    await page.getByRole('button', { name: 'Send payout…' }).click();
+    const typed = dialog().getByRole('textbox', { name: 'To confirm, type the amount: 12.50' });
+    await typed.waitFor();
+    expect(await isFocused(typed)).toBe(true);
+    const pay = dialog().getByRole('button', { name: 'Pay 12.50 EUR' });
+    expect(await pay.isDisabled()).toBe(true);
+    const before = journalRows().length;
+    await page.keyboard.press('Enter');
+    await typed.fill('12.05');
+    await page.keyboard.press('Enter');
+    expect(journalRows().length).toBe(before);
+    expect(await pay.isDisabled()).toBe(true);
+    // As a clerk writes it: without the trailing zero.
+    await typed.fill('12.5');
+    await page.keyboard.press('Enter');
+    await outcome()
+      .getByText(/Approved/)
+      .first()
+      .waitFor();
+    expect(journalRows().filter((r) => r.operation === 'PAYOUT')).toContainEqual(
+      expect.objectContaining({ amount: '12.50', currency: 'EUR' }),
+    );
+  });
+
+  it('rebill, subscription and payment link ask for the amount; saving a card for the order id', async () => {
+    await useProductionProfile(h, { withKey: true });
+    const before = journalRows().length;
+    const asks = async (opening: string, button: string, fill: () => Promise<void>) => {
+      await fresh(opening);
+      await fill();
+      await page.getByRole('button', { name: button }).click();
+      await typedBox().waitFor();
+      const asked = await dialog().locator('label').textContent();
+      expect(await isFocused(typedBox())).toBe(true);
+      // Escape goes back to the form as it was; nothing was sent.
+      await page.keyboard.press('Escape');
+      await dialog().waitFor({ state: 'detached' });
+      return asked;
+    };
+    expect(
+      await asks(`#/rebill/${DEMO_CARD_REF}`, 'Charge card…', async () => {
+        await field(page, 'Amount').fill('7.5');
+        await field(page, 'Description').fill('Minibar, room 12');
+      }),
+    ).toBe('To confirm, type the amount: 7.50');
+    expect(
+      await asks(`#/recurring/${DEMO_CARD_REF}`, 'Set up subscription…', () => fillRecurring(page)),
+    ).toBe('To confirm, type the amount: 9.99');
+    expect(await asks('#/pay-link', 'Make link…', () => fillPayLink(page))).toBe(
+      'To confirm, type the amount: 42.00',
+    );
+    expect(
+      await asks('#/card-info', 'Save card…', () =>
+        field(page, 'orderid of the approved payment').fill('1000003'),
+      ),
+    ).toBe('To confirm, type the order id: 1000003');
+    expect(journalRows().length).toBe(before);
   });
 });

@@ -28,6 +28,33 @@ export async function fillPayout(
   await field(page, 'Description').fill('Deposit back for booking 4411');
 }
 
+/**
+ * Switches the window to a production profile named "Shop live" on the sandbox's address (made
+ * once): every confirmation that moves money then asks for the amount or id to be typed.
+ */
+export async function useProductionProfile(h: Harness, { withKey = false } = {}): Promise<void> {
+  const profiles = await h.services.profiles.list();
+  const sandbox = profiles.find((p) => p.embedded);
+  let live = profiles.find((p) => p.name === 'Shop live');
+  if (sandbox && !live) {
+    live = await h.services.profiles.create({
+      name: 'Shop live',
+      environment: 'production',
+      baseUrl: sandbox.baseUrl,
+      endpointId: sandbox.endpointId,
+      login: sandbox.login,
+      controlKey: (await h.secrets.get(sandbox.id, 'control-key')) ?? '',
+    });
+  }
+  // A subscription's form needs an RSA key (CREATE_RP_V4 is signed with it). The embedded
+  // sandbox knows only the Sandbox profile's key, so this one reaches no further than the form.
+  if (withKey && live && !live.hasPrivateKey) await h.services.keys.generate(live.id, 2048);
+  // The profile list is read when the window starts.
+  await h.open('#/lookup');
+  await h.page.reload();
+  await h.page.locator('#active-profile').selectOption({ label: 'Shop live' });
+}
+
 /** Confirms the dialog on screen and waits for the outcome to say `words`. */
 export async function confirmAndWait(page: Page, confirm: RegExp, words: RegExp): Promise<void> {
   await page.getByRole('dialog').getByRole('button', { name: confirm }).click();
@@ -94,6 +121,19 @@ export async function shootMoney(h: Harness, dir: string): Promise<string[]> {
   await confirmAndWait(page, /^Make link$/, /The link is ready/);
   await page.getByRole('table', { name: 'Payment links' }).waitFor();
   await shot('pay-link.png');
+
+  // The same payout on a production profile: the amount is typed before anything is sent.
+  await page.setViewportSize({ width: 1280, height: 1150 });
+  await useProductionProfile(h);
+  await h.open('#/journal');
+  await h.open('#/payouts');
+  await fillPayout(page, { amount: '1250.00' });
+  await page.getByRole('button', { name: 'Send payout…' }).click();
+  await page.getByRole('dialog').waitFor();
+  await field(page, /To confirm, type the amount/).fill('125');
+  await shot('payout-production.png');
+  await page.keyboard.press('Escape');
+  await page.getByRole('combobox', { name: 'Profile' }).selectOption({ label: 'Sandbox' });
   return paths;
 }
 
