@@ -45,7 +45,8 @@ export function typeTheId(what: string, id: string): TypedConfirmation {
 interface CommonProps {
   title: string;
   confirmLabel: string;
-  onConfirm: () => void;
+  /** Gets what the clerk typed (read by `normalise`) when a typed confirmation was asked. */
+  onConfirm: (typed?: string) => void;
   onCancel: () => void;
   children: ReactNode;
 }
@@ -113,7 +114,7 @@ export function ConfirmDialog(props: PlainProps | MoneyProps) {
         onSubmit={(event) => {
           // Enter in the box confirms only when what was typed matches.
           event.preventDefault();
-          if (matches) onConfirm();
+          if (matches) onConfirm(typedValue);
         }}
       >
         {typed && (

@@ -74,6 +74,8 @@ describe('ConfirmDialog on a production profile', () => {
     expect(confirm).toHaveProperty('disabled', false);
     fireEvent.submit(typed);
     expect(onConfirm).toHaveBeenCalledTimes(1);
+    // The caller gets what was typed, read as the form reads it (main may check it again).
+    expect(onConfirm).toHaveBeenCalledWith('1234.50');
   });
 
   it('where no amount moves, the id must be typed exactly', () => {

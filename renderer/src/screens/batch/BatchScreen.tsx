@@ -9,9 +9,9 @@ import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 
 import type { BatchViewData } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
+import { ConfirmDialog, typeTheId } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
-import { ConfirmDialog } from '../orders/ConfirmDialog';
 import { BatchProgress } from './BatchProgress';
 import { BatchRows } from './BatchRows';
 import './batch.css';
@@ -27,7 +27,6 @@ export function BatchScreen() {
   const [concurrency, setConcurrency] = useState(4);
   const [batchId, setBatchId] = useState<number>();
   const [confirming, setConfirming] = useState(false);
-  const [typed, setTyped] = useState('');
   const [formError, setFormError] = useState<string>();
 
   const earlier = useQuery({
@@ -196,10 +195,7 @@ export function BatchScreen() {
                 type="button"
                 className={view.needsConfirmation ? 'danger' : 'primary'}
                 disabled={control.isPending}
-                onClick={() => {
-                  setTyped('');
-                  setConfirming(true);
-                }}
+                onClick={() => setConfirming(true)}
               >
                 {view.state === 'ready'
                   ? `Send ${sendable} ${sendable === 1 ? 'row' : 'rows'}…`
@@ -237,35 +233,21 @@ export function BatchScreen() {
               ? `Send ${sendable} ${sendable === 1 ? 'row' : 'rows'}`
               : 'Resume'
           }
-          danger={view.needsConfirmation}
-          onBack={() => setConfirming(false)}
-          onConfirm={() => {
-            if (view.needsConfirmation && typed.trim() !== view.confirmation) return;
+          // On production the clerk types the totals (main checks them again before sending).
+          money={{
+            production: view.needsConfirmation,
+            typed: typeTheId('the totals', view.confirmation),
+          }}
+          onCancel={() => setConfirming(false)}
+          onConfirm={(typed) => {
             setConfirming(false);
             control.mutate({
               action: 'start',
-              ...(view.needsConfirmation ? { confirmation: typed } : {}),
+              ...(view.needsConfirmation && typed !== undefined ? { confirmation: typed } : {}),
             });
           }}
         >
           <BatchSummary view={view} />
-          {view.needsConfirmation && (
-            <div className="field">
-              <label htmlFor={`${ids}-confirm`}>
-                This is a production profile. Type the totals to confirm:{' '}
-                <code>{view.confirmation}</code>
-              </label>
-              <input
-                id={`${ids}-confirm`}
-                value={typed}
-                autoComplete="off"
-                onChange={(e) => setTyped(e.target.value)}
-              />
-              {typed !== '' && typed.trim() !== view.confirmation && (
-                <p className="field-error">The text does not match the totals yet.</p>
-              )}
-            </div>
-          )}
         </ConfirmDialog>
       )}
     </div>
