@@ -51,8 +51,10 @@ function JournalView({ preset }: { preset?: string }) {
         <h1 id="journal-title">Journal</h1>
       </div>
       <p className="screen-intro">
-        Every capture, void and refund Paydesk sent, written before it left and updated with the
-        gateway's answers. Entries are never edited or deleted.
+        Everything Paydesk sent (captures, voids, refunds, payouts, saved cards, rebills,
+        subscriptions, payment links), written before it left and updated with the gateway's
+        answers. Entries are never edited or deleted; one still waiting for the gateway can be
+        settled by hand, with a reason.
       </p>
       <JournalFilters
         initial={initial}
