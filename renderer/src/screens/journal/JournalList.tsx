@@ -64,7 +64,7 @@ function Cells({ row, onOpen }: { row: JournalRow; onOpen: (clientOrderId: strin
   const reason = [row.reason, row.note].filter(Boolean).join(': ');
   return (
     <>
-      <span role="cell" className="mono-num">
+      <span role="cell" className="mono-num journal-time">
         {localTimeWithOffset(row.createdAt)}
       </span>
       <span role="cell" title={row.operator}>
