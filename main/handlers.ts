@@ -130,15 +130,15 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
       create: async (req) => actionResult(await services.payLinks.create(req)),
       list: ({ profileId }) => services.payLinks.list(profileId),
       copy: async ({ profileId, clientOrderId }) => {
-        await deps.copyText(services.payLinks.linkOf(profileId, clientOrderId));
+        await deps.copyText(await services.payLinks.linkOf(profileId, clientOrderId));
         return null;
       },
     },
     journal: {
       search: ({ filter, offset, limit }) => services.journal.search(filter, offset, limit),
       entry: ({ clientOrderId }) => services.journal.entry(clientOrderId),
-      settleByHand: ({ clientOrderId, outcome, reason }) =>
-        journalRowView(services.orders.settleByHand(clientOrderId, outcome, reason)),
+      settleByHand: async ({ clientOrderId, outcome, reason }) =>
+        journalRowView(await services.orders.settleByHand(clientOrderId, outcome, reason)),
       exportCsv: async ({ filter }) => {
         const stamp = new Date().toISOString().slice(0, 10);
         // Read and written in chunks once the file is chosen (nothing is read if cancelled); the
@@ -165,10 +165,14 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
       start: ({ batchId, confirmation }) => services.batches.start(batchId, confirmation),
       pause: ({ batchId }) => services.batches.pause(batchId),
       cancel: ({ batchId }) => services.batches.cancel(batchId),
-      saveResult: ({ batchId }) => {
+      saveResult: async ({ batchId }) => {
         const batch = services.batches.get(batchId);
         const name = batch.fileName.replace(/\.csv$/i, '').replace(/[^\w.-]+/g, '-');
-        return deps.saveFile(`${name}-result.csv`, services.batches.resultCsv(batchId), 'csv');
+        return deps.saveFile(
+          `${name}-result.csv`,
+          await services.batches.resultCsv(batchId),
+          'csv',
+        );
       },
     },
     tools: {

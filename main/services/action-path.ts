@@ -4,8 +4,14 @@
 // - The caller got an action id (a fresh client_orderid) when the action was opened, and sends
 //   the same one on every retry. One action id, one request, ever: calls with the same id run
 //   one after another in this process, and a second process waits for the lease of the first.
-// - The rules and the journal entry are decided in one IMMEDIATE SQLite transaction, so two
-//   windows or two processes cannot both pass a rule that only one of them may pass.
+// - The journal is a JournalPort (store/port.ts): the desk's SQLite or a team's PostgreSQL; this
+//   path does not know which. An action on an existing order takes the order (port.claim: one
+//   IMMEDIATE transaction on SQLite, the order's advisory lock on PostgreSQL) for its rules and
+//   its write-ahead, so two windows, processes or desks cannot both pass a rule that only one
+//   of them may pass; a desk finding the order held is told who holds it (StoreError BUSY).
+//   Actions not on an existing order (payouts, rebills, subscriptions, links) only begin.
+// - Before anything is asked of the gateway for an action: port.requireWritable. A store that
+//   cannot journal (read-only file, a support login, the server away) sends nothing.
 // - The request is built and signed before its entry is written (a request that cannot be
 //   built leaves no entry), and the entry is written before the request leaves.
 // - A retry never sends: it returns what is known, or asks `status` (in-flight.ts).
@@ -17,8 +23,14 @@ import { randomBytes } from 'node:crypto';
 import type { GatewayClient } from '../gateway/client';
 import type { RequestOperation } from '../gateway/operations';
 import type { JournalAction } from '../../preload/contract';
-import { requireWritable, type Db } from '../store/database';
-import { JournalError, type Journal, type JournalEntry } from '../store/journal';
+import type { PreparedRequest } from '../gateway/request';
+import {
+  JournalError,
+  type ClaimResult,
+  type JournalEntry,
+  type JournalPort,
+  type NewJournalEntry,
+} from '../store/port';
 import type { Profile } from '../store/profiles';
 import type { Connections } from './connection';
 import { ServiceError } from './errors';
@@ -54,10 +66,18 @@ export interface ActionCall<Before> {
   /** Read before the claim, outside the transaction: the order's status, say. */
   before?: (client: GatewayClient, profile: Profile) => Promise<Before>;
   /**
-   * Inside the IMMEDIATE transaction: the rules (throw a ServiceError to refuse, nothing is
-   * written) and the plan of what to send. The journal as it is now is what the rules see.
+   * The existing order the action acts on, held (port.claim) while `plan` decides and the entry
+   * is written; with the verb a desk finding it held is told ("refunding"). Absent: the action
+   * creates something new (a payout, a rebill) and its entry is simply begun.
    */
-  plan: (before: Before, journal: Journal) => ActionPlan;
+  order?: (before: Before) => { orderId: string; doing: string } | undefined;
+  /**
+   * While the order is held: the rules (throw a ServiceError to refuse, nothing is written) and
+   * the plan of what to send. `entriesOfOrder` is every entry acting on the held order, every
+   * desk's, pending ones included (empty without `order`). Synchronous: nothing slow happens
+   * while the order is held.
+   */
+  plan: (before: Before, entriesOfOrder: readonly JournalEntry[]) => ActionPlan;
   /** For a retry with an id already in the journal: why it is not the same action, if it is not. */
   mismatch?: (existing: JournalEntry) => string | undefined;
 }
@@ -68,15 +88,6 @@ export interface ActionResult {
   replayed: boolean;
 }
 
-/** An action id already in the journal (claimed), or the entry just begun and its request. */
-type Claim =
-  | { claimed: JournalEntry }
-  | {
-      claimed?: undefined;
-      entry: JournalEntry;
-      prepared: ReturnType<GatewayClient['prepare']>;
-    };
-
 const ACTION_ID = /^pd-[a-z0-9-]{6,64}$/;
 
 export class ActionPath {
@@ -85,8 +96,7 @@ export class ActionPath {
   private readonly byActionId = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly db: Db,
-    readonly journal: Journal,
+    readonly journal: JournalPort,
     private readonly connections: Connections,
     private readonly options: ActionPathOptions,
   ) {
@@ -116,8 +126,8 @@ export class ActionPath {
   }
 
   private async runOnce<Before>(call: ActionCall<Before>): Promise<ActionResult> {
-    // Read-only (damaged or unwritable database): nothing can be journaled, so nothing is sent.
-    requireWritable(this.db, call.what ?? 'send it');
+    // A store that cannot journal (read-only file, a support login): nothing is sent.
+    await this.journal.requireWritable(call.what ?? 'send it');
     const { clientOrderId } = call;
     if (!ACTION_ID.test(clientOrderId)) {
       throw new ServiceError(
@@ -127,46 +137,59 @@ export class ActionPath {
       );
     }
     // A retry of an action already recorded: never send blindly.
-    const existing = this.journal.get(clientOrderId);
+    const existing = await this.journal.get(clientOrderId);
     if (existing) return this.resume(existing, call);
 
     const { client, profile } = await this.connections.clientFor(call.profileId);
     const before = call.before ? await call.before(client, profile) : (undefined as Before);
-    const claim = this.db
-      .transaction((): Claim => {
-        const claimed = this.journal.get(clientOrderId);
-        if (claimed) return { claimed };
-        const plan = call.plan(before, this.journal);
-        // Built and signed before the journal entry: a request that cannot be built leaves no entry.
-        const prepared = client.prepare(plan.operation, plan.fields);
-        const entry = this.journal.begin({
-          clientOrderId,
-          profileId: call.profileId,
-          operator: this.options.operator,
-          operation: plan.operation,
-          fields: plan.fields,
-          ...(plan.targetOrderId ? { targetOrderId: plan.targetOrderId } : {}),
-          ...(plan.amountMinor !== undefined ? { amountMinor: plan.amountMinor } : {}),
-          ...(plan.currency ? { currency: plan.currency } : {}),
-          ...(plan.reason ? { reason: plan.reason } : {}),
-          ...(plan.note ? { note: plan.note } : {}),
-          ...(plan.email ? { email: plan.email } : {}),
-          ...((plan.action ?? ACTION_OF_OPERATION[plan.operation])
-            ? { action: plan.action ?? ACTION_OF_OPERATION[plan.operation] }
-            : {}),
-          ...(plan.targetClientOrderId ? { targetClientOrderId: plan.targetClientOrderId } : {}),
-          ...(plan.changedElsewhere ? { changedElsewhere: true } : {}),
-          lease: this.inFlight.lease(),
-        });
-        return { entry, prepared };
-        // IMMEDIATE: the write lock is taken before the rules read, so another process waits its
-        // turn (busy timeout) instead of failing "database is locked" when this read must become a write.
-      })
-      .immediate();
+    const decide = (entriesOfOrder: readonly JournalEntry[]) => {
+      const plan = call.plan(before, entriesOfOrder);
+      // Built and signed before the journal entry: a request that cannot be built leaves no entry.
+      const prepared = client.prepare(plan.operation, plan.fields);
+      const action = plan.action ?? ACTION_OF_OPERATION[plan.operation];
+      const entry: NewJournalEntry = {
+        clientOrderId,
+        profileId: call.profileId,
+        operator: this.options.operator,
+        operation: plan.operation,
+        fields: plan.fields,
+        ...(plan.targetOrderId ? { targetOrderId: plan.targetOrderId } : {}),
+        ...(plan.amountMinor !== undefined ? { amountMinor: plan.amountMinor } : {}),
+        ...(plan.currency ? { currency: plan.currency } : {}),
+        ...(plan.reason ? { reason: plan.reason } : {}),
+        ...(plan.note ? { note: plan.note } : {}),
+        ...(plan.email ? { email: plan.email } : {}),
+        ...(action ? { action } : {}),
+        ...(plan.targetClientOrderId ? { targetClientOrderId: plan.targetClientOrderId } : {}),
+        ...(plan.changedElsewhere ? { changedElsewhere: true } : {}),
+        lease: this.inFlight.lease(),
+      };
+      return { entry, decided: prepared };
+    };
+    const held = call.order?.(before);
+    let claim: ClaimResult<PreparedRequest>;
+    if (held) {
+      // The order held for the rules and the write-ahead: the next window, process or desk to
+      // hold it already counts this entry as pending.
+      claim = await this.journal.claim(
+        { profileId: call.profileId, orderId: held.orderId, clientOrderId, action: held.doing },
+        decide,
+      );
+    } else {
+      const { entry, decided } = decide([]);
+      try {
+        claim = { entry: await this.journal.begin(entry), decided };
+      } catch (error) {
+        // Another process or desk wrote this action id meanwhile: resume it, never send.
+        const claimed = error instanceof JournalError && (await this.journal.get(clientOrderId));
+        if (!claimed) throw error;
+        claim = { claimed };
+      }
+    }
     if (claim.claimed) return this.resume(claim.claimed, call);
     this.options.onEntryChanged?.(claim.entry);
     return {
-      entry: await this.inFlight.send(client, claim.entry, claim.prepared),
+      entry: await this.inFlight.send(client, claim.entry, claim.decided),
       replayed: false,
     };
   }
@@ -193,13 +216,13 @@ export class ActionPath {
   }
 
   /** A person settles an entry by hand, with a reason that goes into the journal. */
-  settleByHand(
+  async settleByHand(
     clientOrderId: string,
     outcome: 'approved' | 'not-received',
     reason: string,
-  ): JournalEntry {
+  ): Promise<JournalEntry> {
     try {
-      return this.inFlight.settleByHand(clientOrderId, outcome, reason);
+      return await this.inFlight.settleByHand(clientOrderId, outcome, reason);
     } catch (error) {
       if (error instanceof JournalError) throw new ServiceError('NOT_ALLOWED', error.message);
       throw error;

@@ -10,7 +10,8 @@ import { silentLogger, type Logger } from '../log';
 import { startSandbox, type Sandbox } from '../sandbox';
 import type { SecretStore } from '../secrets';
 import { openStore, type Db, type Store, type StoreFault } from '../store/database';
-import { Journal, type JournalEntry } from '../store/journal';
+import type { JournalEntry, JournalPort } from '../store/port';
+import { SqliteJournalPort } from '../store/sqlite-port';
 import { Profiles, type Profile } from '../store/profiles';
 import { ActionPath } from './action-path';
 import { BatchService } from './batch';
@@ -37,6 +38,11 @@ export interface StartOptions {
   sandboxDelayMs?: number;
   /** Key size for the embedded sandbox's own key; small so the first start takes seconds. */
   sandboxKeyBits?: KeySize;
+  /**
+   * The journal to run on: a team's PostgreSQL (PgJournal, opened from the saved team
+   * settings). Absent: this desk's SQLite. Whoever opened it closes it after close().
+   */
+  journal?: JournalPort;
 }
 
 export interface StartupReport {
@@ -69,6 +75,8 @@ export class PaydeskServices {
     readonly reconciled: Promise<JournalEntry[]>,
     private readonly sandbox: Sandbox | undefined,
     private readonly store: Store,
+    /** The journal every service writes: `port.store` says which ('sqlite' or 'postgres'). */
+    readonly port: JournalPort,
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
@@ -85,7 +93,7 @@ export class PaydeskServices {
       });
     }
     const profiles = new Profiles(db);
-    const journal = new Journal(db);
+    const journal = options.journal ?? new SqliteJournalPort(db);
     const connections = new Connections(profiles, options.secrets, defaultClientFactory());
     let sandbox: Sandbox | undefined;
     const keys = new KeyService(profiles, options.secrets, (profile, publicKeyPem) => {
@@ -98,7 +106,7 @@ export class PaydeskServices {
       }
     });
     // One action path for every operation that moves money or registers something.
-    const actions = new ActionPath(db, journal, connections, {
+    const actions = new ActionPath(journal, connections, {
       operator: options.operator,
       ...(options.wait ? { wait: options.wait } : {}),
       onEntryChanged: (entry) => {
@@ -170,8 +178,18 @@ export class PaydeskServices {
         };
       }
     }
-    // Reconciling writes the journal: a read-only start leaves every entry as it is, for the next start.
-    const reconciled = probe.usable && !store.fault ? actions.reconcile() : Promise.resolve([]);
+    // Reconciling writes the journal: a read-only start leaves every entry as it is, for the next
+    // start. A team journal is reconciled whatever this desk's file can do: its entries are the
+    // team's, and a desk that crashed mid-action is settled by whichever desk starts next.
+    const journalWritable = journal.store === 'postgres' || !store.fault;
+    const reconciled =
+      probe.usable && journalWritable
+        ? actions.reconcile().catch((error: unknown) => {
+            // The journal could not be read (the team's server away): the next start asks again.
+            log.log('error', 'The journal could not be reconciled at start', { error });
+            return [] as JournalEntry[];
+          })
+        : Promise.resolve([]);
     // Batches that were running when the last process ended show paused and interrupted; the
     // reconcile above settles their rows in flight, and the clerk resumes them.
     const batches = new BatchService(db, journal, profiles, orders, { operator: options.operator });
@@ -192,6 +210,7 @@ export class PaydeskServices {
       reconciled,
       sandbox,
       store,
+      journal,
     );
   }
 

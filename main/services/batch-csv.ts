@@ -7,6 +7,7 @@ import { CsvError, parse } from 'csv-parse/sync';
 import { formatMinor } from '../gateway/amount';
 import { csvCell } from '../store/csv';
 import type { BatchRow } from '../store/batches';
+import type { JournalEntry } from '../store/port';
 import { ServiceError } from './errors';
 
 export const BATCH_COLUMNS = [
@@ -90,18 +91,34 @@ const RESULT_COLUMNS = [
   'error',
 ] as const;
 
-/** What a row came to, in words a clerk reads: approved, declined, not sent, cancelled... */
-export function finalStatusOf(row: BatchRow): string {
+/**
+ * What a row came to, in words a clerk reads: approved, declined, not sent, cancelled... The
+ * journal entry of the row's action id, when given, is the truth about a row the batch did not
+ * see end (another desk's start settled it, say).
+ */
+export function finalStatusOf(row: BatchRow, entry?: JournalEntry): string {
   if (row.state === 'invalid') return 'not sent (problem in the file)';
   if (row.state === 'cancelled') return 'cancelled';
-  if (row.state === 'ready' || row.state === 'sending') return 'not finished';
+  if (row.state === 'ready' || row.state === 'sending') {
+    if (entry?.state === 'final') return entry.status ?? 'final';
+    if (entry?.state === 'refused') return 'not sent';
+    return 'not finished';
+  }
   return row.status ?? row.state;
 }
 
-/** The result file: every row of the batch, in the order of the file. */
-export function resultCsv(rows: readonly BatchRow[]): string {
+/**
+ * The result file: every row of the batch, in the order of the file. `entries` are the journal
+ * entries of the rows' action ids, as the journal port has them now.
+ */
+export function resultCsv(
+  rows: readonly BatchRow[],
+  entries: ReadonlyMap<string, JournalEntry> = new Map(),
+): string {
   let text = RESULT_COLUMNS.join(',') + '\r\n';
   for (const r of rows) {
+    const entry = r.actionId ? entries.get(r.actionId) : undefined;
+    const unseen = (r.state === 'ready' || r.state === 'sending') && entry;
     const cells = [
       String(r.line),
       r.operation,
@@ -109,8 +126,8 @@ export function resultCsv(rows: readonly BatchRow[]): string {
       r.actionId ?? r.refClientOrderId ?? '',
       r.amountMinor === null ? '' : formatMinor(r.amountMinor, r.currency),
       r.currency ?? '',
-      finalStatusOf(r),
-      r.error ?? r.problem ?? '',
+      finalStatusOf(r, entry),
+      (unseen ? entry.errorMessage : null) ?? r.error ?? r.problem ?? '',
     ];
     text += cells.map(csvCell).join(',') + '\r\n';
   }

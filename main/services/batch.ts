@@ -6,10 +6,18 @@
 // already sent is followed to its final status. After a crash the batch is found "running",
 // shown paused and interrupted; resuming sends a row whose action id is in the journal never
 // again (OrderService asks `status` instead).
+//
+// The batch plan (its rows, their action ids and states) stays in this desk's SQLite, also on a
+// team: a batch is run from one desk. Each row's journal entry goes through OrderService to the
+// journal port like any single action, so on a team every desk sees and counts it. When the
+// journal cannot be reached mid-batch (the team's server stopped), the row in hand is left as it
+// is and the batch pauses: nothing is sent that was not journaled, and resuming it later asks
+// about a row whose action id the journal has, and sends only one it has not.
 
 import { formatMinor } from '../gateway/amount';
 import { ServerError, TransportError, UnreadableResponseError } from '../gateway/errors';
-import { IN_FLIGHT, type Journal } from '../store/journal';
+import { StoreError } from '../store/errors';
+import { IN_FLIGHT, type JournalEntry, type JournalPort } from '../store/port';
 import { Batches, type Batch, type BatchRow, type BatchRowState } from '../store/batches';
 import type { Db } from '../store/database';
 import type { Profiles } from '../store/profiles';
@@ -117,8 +125,9 @@ export class BatchService {
   private readonly totals = new Map<number, BatchTotal[]>();
 
   constructor(
+    /** This desk's database, which holds the batch plans (never the journal). */
     db: Db,
-    private readonly journal: Journal,
+    private readonly journal: JournalPort,
     private readonly profiles: Profiles,
     private readonly orders: OrderService,
     private readonly options: BatchServiceOptions,
@@ -234,9 +243,17 @@ export class BatchService {
     await this.runs.get(batchId)?.done;
   }
 
-  resultCsv(batchId: number): string {
+  /** The result file; each row's outcome as the journal (port) has it now. */
+  async resultCsv(batchId: number): Promise<string> {
     this.batchOf(batchId);
-    return resultCsv(this.store.rows(batchId));
+    const rows = this.store.rows(batchId);
+    const entries = new Map<string, JournalEntry>();
+    for (const row of rows) {
+      if (!row.actionId) continue;
+      const entry = await this.journal.get(row.actionId);
+      if (entry) entries.set(row.actionId, entry);
+    }
+    return resultCsv(rows, entries);
   }
 
   /**
@@ -271,7 +288,7 @@ export class BatchService {
           const current = this.store.row(batch.id, row.line) as BatchRow;
           // A row already sent goes to its end even when the clerk paused or cancelled.
           if (current.state !== 'sending' && run.stop) return;
-          await this.runRow(batch, current);
+          await this.runRow(batch, current, run);
           this.changed(batch.id);
         }
       }
@@ -286,7 +303,7 @@ export class BatchService {
   }
 
   /** One row through the single-action path, followed until it is final. Never throws. */
-  private async runRow(batch: Batch, row: BatchRow): Promise<void> {
+  private async runRow(batch: Batch, row: BatchRow, run: Run): Promise<void> {
     try {
       if (row.operation === 'status') {
         const view = await this.orders.lookup(batch.profileId, {
@@ -305,9 +322,11 @@ export class BatchService {
           // A new action id is sent once; one the journal has is only asked about (resume).
           await this.act(batch, row, actionId);
         } catch (error) {
+          // The journal is away: nothing was sent that it did not record; pause (see above).
+          if (error instanceof StoreError && error.retryable) throw error;
           thrown = error;
         }
-        let entry = this.journal.get(actionId);
+        let entry = await this.journal.get(actionId);
         if (!entry && passing(thrown) && round + 1 < MAX_FOLLOW_ROUNDS) {
           // The order's status could not be read before sending (a 500, a cut connection):
           // nothing was written, nothing left; the same action id is tried again.
@@ -352,6 +371,12 @@ export class BatchService {
       }
       // Left in flight: the row stays "sending"; a resume or the next start asks again.
     } catch (error) {
+      if (error instanceof StoreError && error.retryable) {
+        // The journal is away or busy: the row stays as it is (its action id kept), the batch
+        // pauses, and a resume sends it only if the journal never got its entry.
+        run.stop ??= 'pause';
+        return;
+      }
       this.store.setRow(batch.id, row.line, { state: 'failed', error: message(error) });
     }
   }

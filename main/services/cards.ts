@@ -69,7 +69,9 @@ export class CardService {
         status: await client.status({ orderid }),
         v4: Boolean(profile.keyFingerprint),
       }),
-      plan: ({ status, v4 }, journal) => {
+      // The order is held while the rule reads its entries: one save of a card, whichever desk.
+      order: () => ({ orderId: orderid, doing: 'saving the card of' }),
+      plan: ({ status, v4 }, entriesOfOrder) => {
         if (status.status !== 'approved' || !status.card.bin)
           throw new ServiceError(
             'NOT_ALLOWED',
@@ -80,9 +82,9 @@ export class CardService {
             'NOT_ALLOWED',
             `This card is already saved as card reference ${status.card.cardRefId}.`,
           );
-        const earlier = journal
-          .forTarget(orderid)
-          .find((e) => e.operation.startsWith('CARDREF') && e.state !== 'refused');
+        const earlier = entriesOfOrder.find(
+          (e) => e.operation.startsWith('CARDREF') && e.state !== 'refused',
+        );
         if (earlier)
           throw new ServiceError(
             earlier.state === 'final' ? 'NOT_ALLOWED' : 'PENDING',
@@ -108,7 +110,7 @@ export class CardService {
     clientOrderId: string;
     orderid: string;
   }): Promise<{ cardRefId?: string; entry?: ActionResult['entry'] }> {
-    if (!this.path.journal.get(request.clientOrderId.trim())) {
+    if (!(await this.path.journal.get(request.clientOrderId.trim()))) {
       const { client } = await this.connections.clientFor(request.profileId);
       const status = await client.status({ orderid: request.orderid.trim() });
       if (status.card.cardRefId) return { cardRefId: status.card.cardRefId };

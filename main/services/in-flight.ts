@@ -5,6 +5,11 @@
 // asked about again on a backoff for a quarantine that outlasts the gateway's processing; only
 // then is it closed as not received, saying how long Paydesk waited. Only a request that
 // provably never left (no connection was made) is closed as not sent at once.
+//
+// The journal is a JournalPort (store/port.ts): the desk's SQLite or a team's PostgreSQL. A
+// store that fails after a request may have left (the server stopped, the disk full) never
+// turns the entry into "not sent": the answer is written again later, the follow-up keeps
+// asking at its next tick, and the next start reconciles what is still pending.
 
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -22,7 +27,8 @@ import { getOperation } from '../gateway/operations';
 import { abortableSleep, ONE_HOUR, publishedCadence, type WaitOptions } from '../gateway/poll';
 import type { PreparedRequest } from '../gateway/request';
 import type { GatewayResponse, StatusResponse } from '../gateway/response';
-import { IN_FLIGHT, JournalError, type Journal, type JournalEntry } from '../store/journal';
+import { toStoreError } from '../store/errors';
+import { IN_FLIGHT, JournalError, type JournalEntry, type JournalPort } from '../store/port';
 import type { Connections } from './connection';
 import { ServiceError } from './errors';
 import { outcomeRule } from './outcomes';
@@ -104,7 +110,7 @@ export class InFlight {
   private closed = false;
 
   constructor(
-    private readonly journal: Journal,
+    private readonly journal: JournalPort,
     private readonly connections: Connections,
     private readonly options: InFlightOptions,
   ) {}
@@ -173,13 +179,13 @@ export class InFlight {
   }
 
   /** The journal write for what sending gave: one of four outcomes. */
-  private recordOutcome(
+  private async recordOutcome(
     clientOrderId: string,
     ack: GatewayResponse | undefined,
     failure: unknown,
-  ): JournalEntry {
+  ): Promise<JournalEntry> {
     if (ack) {
-      const entry = this.journal.get(clientOrderId);
+      const entry = await this.journal.get(clientOrderId);
       const outcome = outcomeRule(entry?.operation ?? '').fromAnswer(ack);
       if (outcome.final)
         return this.journal.finish(clientOrderId, {
@@ -209,7 +215,7 @@ export class InFlight {
   }
 
   private async writeWithRetry(
-    write: () => JournalEntry,
+    write: () => Promise<JournalEntry>,
     attempts: number,
     firstDelayMs: number,
     maxDelayMs: number,
@@ -217,7 +223,7 @@ export class InFlight {
     let delay = firstDelayMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        return write();
+        return await write();
       } catch (error) {
         // An illegal transition will not become legal by waiting.
         if (error instanceof JournalError || attempt >= attempts || this.closed) throw error;
@@ -230,7 +236,7 @@ export class InFlight {
   private recordInBackground(
     client: GatewayClient,
     entry: JournalEntry,
-    write: () => JournalEntry,
+    write: () => Promise<JournalEntry>,
     retry: typeof DEFAULT_RECORD_RETRY,
   ): void {
     const first = Math.min(retry.firstDelayMs * 2 ** retry.foreground, retry.maxDelayMs);
@@ -252,7 +258,7 @@ export class InFlight {
    */
   async resume(existing: JournalEntry): Promise<{ entry: JournalEntry; replayed: true }> {
     for (;;) {
-      const current = this.journal.get(existing.clientOrderId) ?? existing;
+      const current = (await this.journal.get(existing.clientOrderId)) ?? existing;
       if (current.state === 'acknowledged') {
         // Seen at the gateway, final word owed: make sure someone asks (a follow-up may have
         // died with another process, or given up); asking twice is harmless.
@@ -282,13 +288,16 @@ export class InFlight {
       } catch (error) {
         // The status could not be read now: the real cause goes to the clerk, and the
         // follow-up keeps asking; nothing is sent.
-        this.follow(client, this.interrupted(current));
+        this.follow(client, await this.interrupted(current));
         throw error;
       }
-      if (found) return { entry: this.adopt(client, current, found), replayed: true };
-      const unsettled = this.interrupted(current);
-      if (this.closeIfQuarantineOver(unsettled))
-        return { entry: this.journal.get(current.clientOrderId) ?? unsettled, replayed: true };
+      if (found) return { entry: await this.adopt(client, current, found), replayed: true };
+      const unsettled = await this.interrupted(current);
+      if (await this.closeIfQuarantineOver(unsettled))
+        return {
+          entry: (await this.journal.get(current.clientOrderId)) ?? unsettled,
+          replayed: true,
+        };
       this.follow(client, unsettled);
       throw new ServiceError('PENDING', this.unsettledMessage(unsettled));
     }
@@ -328,16 +337,20 @@ export class InFlight {
   }
 
   /** Records the gateway's status of an entry: acknowledged, then final when it is. */
-  adopt(client: GatewayClient, entry: JournalEntry, status: StatusResponse): JournalEntry {
+  async adopt(
+    client: GatewayClient,
+    entry: JournalEntry,
+    status: StatusResponse,
+  ): Promise<JournalEntry> {
     const rule = outcomeRule(entry.operation);
-    let current = this.journal.acknowledge(
+    let current = await this.journal.acknowledge(
       entry.clientOrderId,
       status.orderId,
       rule.seenResult?.(status),
     );
     const final = rule.finalOf(status);
     if (final && current.state !== 'refused') {
-      current = this.journal.finish(entry.clientOrderId, {
+      current = await this.journal.finish(entry.clientOrderId, {
         status: final.status,
         ...(status.orderId ? { orderId: status.orderId } : {}),
         ...(status.errorMessage ? { errorMessage: status.errorMessage } : {}),
@@ -352,14 +365,14 @@ export class InFlight {
   }
 
   /** An unsettled entry whose quarantine is over, with still no record: not received. */
-  private closeIfQuarantineOver(entry: JournalEntry, checks?: number): boolean {
+  private async closeIfQuarantineOver(entry: JournalEntry, checks?: number): Promise<boolean> {
     if (entry.state !== 'unknown' && entry.state !== 'sending') return false;
     // Nobody can learn it from the gateway: only a person may say it was not received.
     if (!this.askable(entry)) return false;
     const now = Date.now();
     if (now < this.quarantineEnd(entry)) return false;
     const waited = now - Date.parse(entry.sentAt ?? entry.createdAt);
-    const closed = this.journal.refuse(entry.clientOrderId, {
+    const closed = await this.journal.refuse(entry.clientOrderId, {
       code: 'NOT_RECEIVED',
       message:
         `The gateway still had no record of this request after Paydesk waited ${describeDuration(waited)}` +
@@ -379,7 +392,7 @@ export class InFlight {
     const done = this.followToEnd(client, entry.clientOrderId, stop.signal)
       // Stopped, or refused by the gateway: the entry stays in flight; a retry or the next
       // start asks again.
-      .catch(() => this.journal.get(entry.clientOrderId) ?? entry)
+      .catch(async () => (await this.journal.get(entry.clientOrderId).catch(() => entry)) ?? entry)
       .finally(() => {
         this.following.delete(entry.clientOrderId);
         this.followUps.delete(stop);
@@ -407,7 +420,17 @@ export class InFlight {
     let seenSince: number | undefined;
     let checks = 0;
     for (let attempt = 1; ; attempt++) {
-      let current = this.journal.get(clientOrderId);
+      let current: JournalEntry | undefined;
+      try {
+        current = await this.journal.get(clientOrderId);
+      } catch (error) {
+        // The store is away (the team's server stopped, the file busy): nothing is sent, the
+        // entry stays as it is, and it is asked about again at the next tick; a store away for
+        // a whole window leaves it to a retry or the next start.
+        if (!toStoreError(error) || now() - started > windowMs) throw error;
+        await pause(delayAfter(now() - started, attempt), signal);
+        continue;
+      }
       // Settled meanwhile (by a person, or by another process): stop asking.
       if (!current || !IN_FLIGHT.includes(current.state)) return current as JournalEntry;
       let found: StatusResponse | undefined;
@@ -427,17 +450,28 @@ export class InFlight {
           throw error;
         if (error instanceof TransportError && error.code === 'ABORTED') throw error;
       }
-      current = this.journal.get(clientOrderId) ?? current;
-      if (!IN_FLIGHT.includes(current.state)) return current;
-      const rule = outcomeRule(current.operation);
-      if (found && rule.finalOf(found)) return this.adopt(client, current, found);
-      if (found && current.state !== 'acknowledged') {
-        // Seen at the gateway, not final yet: it is no longer unsettled.
-        current = this.journal.acknowledge(clientOrderId, found.orderId, rule.seenResult?.(found));
-        this.changed(current);
+      try {
+        current = (await this.journal.get(clientOrderId)) ?? current;
+        if (!IN_FLIGHT.includes(current.state)) return current;
+        const rule = outcomeRule(current.operation);
+        if (found && rule.finalOf(found)) return await this.adopt(client, current, found);
+        if (found && current.state !== 'acknowledged') {
+          // Seen at the gateway, not final yet: it is no longer unsettled.
+          current = await this.journal.acknowledge(
+            clientOrderId,
+            found.orderId,
+            rule.seenResult?.(found),
+          );
+          this.changed(current);
+        }
+        if (answered && !found && (await this.closeIfQuarantineOver(current, checks)))
+          return (await this.journal.get(clientOrderId)) ?? current;
+      } catch (error) {
+        // The gateway's answer could not be written now: it is asked for again at the next tick.
+        if (!toStoreError(error) || now() - started > windowMs) throw error;
+        await pause(delayAfter(now() - started, attempt), signal);
+        continue;
       }
-      if (answered && !found && this.closeIfQuarantineOver(current, checks))
-        return this.journal.get(clientOrderId) ?? current;
       let next = delayAfter(now() - started, attempt);
       if (current.state === 'acknowledged') {
         seenSince ??= now();
@@ -457,7 +491,7 @@ export class InFlight {
   /** Resolves when the entry's background work has ended (its final status, or given up). */
   async settled(clientOrderId: string): Promise<JournalEntry | undefined> {
     await this.recording.get(clientOrderId);
-    return this.following.get(clientOrderId) ?? Promise.resolve(this.journal.get(clientOrderId));
+    return this.following.get(clientOrderId) ?? this.journal.get(clientOrderId);
   }
 
   /**
@@ -467,7 +501,7 @@ export class InFlight {
    */
   async reconcile(): Promise<JournalEntry[]> {
     const results: JournalEntry[] = [];
-    for (const entry of this.journal.inFlight()) {
+    for (const entry of await this.journal.inFlight()) {
       // Another running process is sending it: its answer is that process's to record.
       if (entry.state === 'sending' && heldByAnother(entry, this.owner, Date.now())) {
         results.push(entry);
@@ -498,22 +532,22 @@ export class InFlight {
     } catch {
       // The status could not be read now (a 500, a cut connection): that says nothing about
       // the entry. Its follow-up asks again on the cadence; it is never left unasked.
-      const current = this.interrupted(entry);
+      const current = await this.interrupted(entry);
       this.follow(client, current);
       return current;
     }
     if (found) {
       return this.adopt(client, entry, found);
     }
-    const unsettled = this.interrupted(entry);
-    if (!this.closeIfQuarantineOver(unsettled, 1)) this.follow(client, unsettled);
-    return this.journal.get(entry.clientOrderId) ?? unsettled;
+    const unsettled = await this.interrupted(entry);
+    if (!(await this.closeIfQuarantineOver(unsettled, 1))) this.follow(client, unsettled);
+    return (await this.journal.get(entry.clientOrderId)) ?? unsettled;
   }
 
   /** An entry found sending with nobody sending it: it may have left, so it is unsettled. */
-  private interrupted(entry: JournalEntry): JournalEntry {
+  private async interrupted(entry: JournalEntry): Promise<JournalEntry> {
     if (entry.state !== 'sending') return entry;
-    const unsettled = this.journal.markUnknown(entry.clientOrderId, {
+    const unsettled = await this.journal.markUnknown(entry.clientOrderId, {
       code: 'INTERRUPTED',
       message: 'Paydesk stopped before the gateway answered; the request may have reached it.',
     });
@@ -522,14 +556,14 @@ export class InFlight {
   }
 
   /** A person settles an entry Paydesk cannot settle, with a reason; it is in the journal. */
-  settleByHand(
+  async settleByHand(
     clientOrderId: string,
     outcome: 'approved' | 'not-received',
     reason: string,
-  ): JournalEntry {
+  ): Promise<JournalEntry> {
     if (!reason.trim())
       throw new ServiceError('REASON', 'Say why you settle this entry by hand.', 'reason');
-    const entry = this.journal.get(clientOrderId);
+    const entry = await this.journal.get(clientOrderId);
     if (!entry)
       throw new ServiceError('NOT_ALLOWED', `No journal entry has the id ${clientOrderId}.`);
     if (!IN_FLIGHT.includes(entry.state))
@@ -539,7 +573,7 @@ export class InFlight {
       );
     if (entry.state === 'sending' && heldByAnother(entry, this.owner, Date.now()))
       throw new ServiceError('PENDING', 'This entry is being sent right now; wait for its answer.');
-    const settled = this.journal.settleByHand(clientOrderId, {
+    const settled = await this.journal.settleByHand(clientOrderId, {
       outcome,
       reason,
       by: this.options.operator,

@@ -1,9 +1,12 @@
 // The journal as the Journal screen reads it: searched and paged, amounts as exact text, and
-// exported to CSV. Nobody edits or deletes an entry from here.
+// exported to CSV. Nobody edits or deletes an entry from here. It reads the journal port, so the
+// same screen works on the desk's SQLite and on a team's PostgreSQL (every desk's entries); on
+// SQLite the export takes the adapter's fast path (raw rows to CSV text, journal-pages.ts).
 
 import { formatMinor } from '../gateway/amount';
-import { CSV_HEADER } from '../store/csv';
-import type { Journal, JournalEntry, JournalFilter } from '../store/journal';
+import { CSV_HEADER, csvLines } from '../store/csv';
+import type { JournalEntry, JournalFilter, JournalPort } from '../store/port';
+import { SqliteJournalPort } from '../store/sqlite-port';
 import { actionLabel } from '../../preload/contract';
 import { ServiceError } from './errors';
 
@@ -66,14 +69,14 @@ export function journalRowView(e: JournalEntry): JournalRowView {
 }
 
 export class JournalService {
-  constructor(private readonly journal: Journal) {}
+  constructor(private readonly journal: JournalPort) {}
 
   /**
    * One entry in full for its detail view: every field, the redacted request as it was sent
    * (card numbers masked, secrets never stored), and every answer in the order it came.
    */
-  entry(clientOrderId: string) {
-    const entry = this.journal.get(clientOrderId.trim());
+  async entry(clientOrderId: string) {
+    const entry = await this.journal.get(clientOrderId.trim());
     if (!entry)
       throw new ServiceError('NOT_FOUND', `No journal entry has the action id ${clientOrderId}.`);
     return {
@@ -83,12 +86,12 @@ export class JournalService {
       settledBy: entry.settledBy,
       settleReason: entry.settleReason,
       request: entry.summary,
-      history: this.journal.history(entry.clientOrderId),
+      history: await this.journal.history(entry.clientOrderId),
     };
   }
 
-  search(filter: JournalFilter, offset: number, limit: number) {
-    const page = this.journal.search(filter, offset, limit);
+  async search(filter: JournalFilter, offset: number, limit: number) {
+    const page = await this.journal.search(filter, offset, limit);
     return { ...page, rows: page.rows.map(journalRowView) };
   }
 
@@ -103,15 +106,32 @@ export class JournalService {
     filter: JournalFilter,
     onProgress?: (progress: ExportProgress) => void,
   ): AsyncGenerator<string> {
-    const total = this.journal.search(filter, 0, 1).total;
+    const total = (await this.journal.search(filter, 0, 1)).total;
     let done = 0;
     onProgress?.({ done, total });
     yield CSV_HEADER;
-    for (const chunk of this.journal.csvChunks(filter, EXPORT_BATCH)) {
+    for await (const chunk of this.chunks(filter)) {
       yield chunk.text;
       done += chunk.entries;
       onProgress?.({ done, total: Math.max(total, done) });
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+  }
+
+  /** CSV text EXPORT_BATCH entries at a time: SQLite's raw rows, or any port's entries. */
+  private async *chunks(filter: JournalFilter): AsyncGenerator<{ text: string; entries: number }> {
+    if (this.journal instanceof SqliteJournalPort) {
+      yield* this.journal.journal.csvChunks(filter, EXPORT_BATCH);
+      return;
+    }
+    let batch: JournalEntry[] = [];
+    for await (const entry of this.journal.iterate(filter)) {
+      batch.push(entry);
+      if (batch.length >= EXPORT_BATCH) {
+        yield { text: csvLines(batch), entries: batch.length };
+        batch = [];
+      }
+    }
+    if (batch.length) yield { text: csvLines(batch), entries: batch.length };
   }
 }

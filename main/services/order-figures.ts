@@ -1,5 +1,5 @@
 // What Paydesk can truthfully say about an order's money: the gateway's status (its amount and
-// its order-stage) merged with this desk's journal. The status carries no running totals (see
+// its order-stage) merged with the journal (every desk's entries of the order on a team). The status carries no running totals (see
 // docs/protocol.md, "Order figures"), so captured and refunded amounts are the journal's; when
 // the order-stage shows captures or refunds the journal cannot account for (done elsewhere),
 // those figures are lower bounds ("at least") and what is left is unknown: only the gateway
@@ -59,7 +59,7 @@ function counts(entry: JournalEntry): boolean {
 
 const approved = (entry: JournalEntry) => entry.state === 'final' && entry.status === 'approved';
 
-function sum(entries: JournalEntry[]): bigint {
+function sum(entries: readonly JournalEntry[]): bigint {
   return entries.reduce((total, e) => total + (e.amountMinor ?? 0n), 0n);
 }
 
@@ -90,7 +90,10 @@ const STAGE_SUFFIXES = [
   'error',
 ];
 
-export function orderFigures(status: StatusResponse, journal: JournalEntry[]): OrderFigures {
+export function orderFigures(
+  status: StatusResponse,
+  journal: readonly JournalEntry[],
+): OrderFigures {
   const kind = figureKind(status.transactionType);
   const amountMinor = status.amount ? safeMinor(status.amount, status.currency) : 0n;
   const live = journal.filter(counts);

@@ -73,7 +73,7 @@ export interface OrderView {
 export function orderView(
   profileId: string,
   status: StatusResponse,
-  entries: JournalEntry[],
+  entries: readonly JournalEntry[],
 ): OrderView {
   const orderId = status.orderId ?? '';
   const figures = orderFigures(status, entries);

@@ -4,6 +4,10 @@
 // on retry. One action id, one request, ever: calls with the same id run one after another in
 // this process, a second process waits for the lease of the first, and a retry never sends
 // (it asks `status`; see in-flight.ts for what becomes of a request that may have left).
+//
+// The journal is a JournalPort: this desk's SQLite or a team's PostgreSQL. The figures count
+// every entry of the order the journal holds (every desk's, on a team). The recent orders list
+// stays in this desk's SQLite: it is what this desk looked up.
 
 import { formatMinor, parseAmount } from '../gateway/amount';
 import { FOLLOW_UP_OPERATION, followUpFields } from '../gateway/follow-ups';
@@ -11,7 +15,7 @@ import { ValidationError } from '../gateway/errors';
 import type { StatusResponse } from '../gateway/response';
 import { ORDERID_MESSAGE } from '../../preload/contract';
 import { storeFaultOf, type Db } from '../store/database';
-import type { Journal, JournalEntry } from '../store/journal';
+import type { JournalEntry, JournalPort } from '../store/port';
 import { RecentOrders, type RecentOrder } from '../store/recent-orders';
 import { ActionPath, type ActionPathOptions, type ActionResult } from './action-path';
 import type { Connections } from './connection';
@@ -44,18 +48,27 @@ export type { ActionResult } from './action-path';
 
 const OPERATION_OF: Record<ActionKind, 'CAPTURE' | 'VOID' | 'RETURN'> = FOLLOW_UP_OPERATION;
 
+/** What a desk finding the order held is told the holder is doing. */
+const DOING: Record<ActionKind, string> = {
+  capture: 'capturing',
+  void: 'voiding',
+  refund: 'refunding',
+  cancel: 'cancelling the hold of',
+};
+
 const REASON_REQUIRED: readonly ActionKind[] = ['refund', 'void', 'cancel'];
 
 export type OrderServiceOptions = ActionPathOptions;
 
 export class OrderService {
   constructor(
+    /** This desk's own database: the recent orders it looked up (never the journal). */
     private readonly db: Db,
-    private readonly journal: Journal,
+    private readonly journal: JournalPort,
     private readonly connections: Connections,
     options: OrderServiceOptions,
     /** The one action path; the app shares it with every other service that moves money. */
-    readonly path: ActionPath = new ActionPath(db, journal, connections, options),
+    readonly path: ActionPath = new ActionPath(journal, connections, options),
   ) {}
 
   /** A fresh client_orderid for a new action; keep it and send it again on every retry. */
@@ -80,7 +93,7 @@ export class OrderService {
     const { client } = await this.connections.clientFor(profileId);
     try {
       const status = await client.status({ orderid, client_orderid: clientOrderId });
-      return this.view(profileId, status);
+      return await this.view(profileId, status);
     } catch (error) {
       // A status request carries only the ids: a refusal means the gateway has no such order
       // here. That is an answer, not a failure.
@@ -106,9 +119,10 @@ export class OrderService {
     return view.threeDsAddress;
   }
 
-  private view(profileId: string, status: StatusResponse): OrderView {
+  private async view(profileId: string, status: StatusResponse): Promise<OrderView> {
     const orderId = status.orderId ?? '';
-    const view = orderView(profileId, status, orderId ? this.journal.forTarget(orderId) : []);
+    const entries = orderId ? await this.journal.forTarget(orderId) : [];
+    const view = orderView(profileId, status, entries);
     this.remember(profileId, status, view.stateLabel);
     return view;
   }
@@ -197,11 +211,13 @@ export class OrderService {
         this.remember(request.profileId, status);
         return { status, amount: requested(status.currency) };
       },
-      // The rules see the journal inside the IMMEDIATE transaction: a second refund of the same
-      // order, from this window or another process, sees the first one as pending and stops.
-      plan: ({ status, amount }, journal) => {
+      // The order is held while the rules read the journal and the entry is written: a second
+      // refund of the same order, from this window, another process or another desk, sees the
+      // first one as pending and stops (or is told who is working on the order right now).
+      order: ({ status }) => ({ orderId: status.orderId ?? request.orderid, doing: DOING[kind] }),
+      plan: ({ status, amount }, entriesOfOrder) => {
         const orderId = status.orderId ?? request.orderid;
-        const figures = orderFigures(status, journal.forTarget(orderId));
+        const figures = orderFigures(status, entriesOfOrder);
         const allowance = allowedActions(status, figures)[kind];
         if (!allowance.allowed)
           throw new ServiceError(
@@ -284,7 +300,7 @@ export class OrderService {
     clientOrderId: string,
     outcome: 'approved' | 'not-received',
     reason: string,
-  ): JournalEntry {
+  ): Promise<JournalEntry> {
     return this.path.settleByHand(clientOrderId, outcome, reason);
   }
 

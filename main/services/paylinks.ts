@@ -116,8 +116,8 @@ export class PayLinkService {
   }
 
   /** The address of one link of the profile, for copying (main holds the clipboard). */
-  linkOf(profileId: string, clientOrderId: string): string {
-    const entry = this.path.journal.get(clientOrderId);
+  async linkOf(profileId: string, clientOrderId: string): Promise<string> {
+    const entry = await this.path.journal.get(clientOrderId);
     const url = entry?.profileId === profileId ? entry.result['redirect-url'] : undefined;
     if (!url || !entry || !Object.values(OPERATION).includes(entry.operation as never))
       throw new ServiceError(
@@ -128,10 +128,10 @@ export class PayLinkService {
   }
 
   /** The profile's links, newest first: open ones, and those paid or failed lately. */
-  list(profileId: string, limit = 100): PayLinkView[] {
+  async list(profileId: string, limit = 100): Promise<PayLinkView[]> {
     const views: PayLinkView[] = [];
     for (const operation of Object.values(OPERATION)) {
-      const page = this.path.journal.search({ operation, profileId }, 0, limit);
+      const page = await this.path.journal.search({ operation, profileId }, 0, limit);
       views.push(...page.rows.map(payLinkView));
     }
     return views.sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1)).slice(0, limit);

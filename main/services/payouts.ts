@@ -3,13 +3,14 @@
 // number typed as a destination is sent to the gateway and nowhere else: the journal keeps it
 // masked, and nothing returned to the screens carries it.
 //
-// Paying a checked payout twice is impossible from the app: the pay's rule runs inside the
-// IMMEDIATE transaction that writes its journal entry, and refuses while another pay of the same
-// payout is in flight or done. Only a pay that provably did nothing (refused, never sent) lets
+// Paying a checked payout twice is impossible from the app: the pay holds the payout's order
+// (port.claim: an IMMEDIATE transaction on SQLite, the order's lock on a team's PostgreSQL) while
+// its rule reads the pays of that payout and its journal entry is written, and refuses while
+// another pay of the same payout is in flight or done, from any desk. Only a pay that provably did nothing (refused, never sent) lets
 // another one through.
 
 import { formatMinor, parseAmount } from '../gateway/amount';
-import type { Journal, JournalEntry } from '../store/journal';
+import type { JournalEntry } from '../store/port';
 import { maskPan } from '../store/redact';
 import type { ActionPath, ActionResult } from './action-path';
 import { ServiceError } from './errors';
@@ -219,13 +220,16 @@ export class PayoutService {
   }
 
   /** Checked payouts not paid yet, oldest first: none is forgotten. */
-  toPay(profileId: string): CheckedPayoutView[] {
+  async toPay(profileId: string): Promise<CheckedPayoutView[]> {
     const journal = this.path.journal;
     const views: CheckedPayoutView[] = [];
-    for (const check of journal.iterate({ operation: 'PAYOUT_V4_CHECK', profileId })) {
+    const checks: JournalEntry[] = [];
+    for await (const check of journal.iterate({ operation: 'PAYOUT_V4_CHECK', profileId }))
+      checks.push(check);
+    for (const check of checks) {
       const waiting = IN_FLIGHT_STATES.includes(check.state);
       if (!waiting && !(check.state === 'final' && check.status === CHECKED)) continue;
-      const pays = check.orderId ? livePays(journal, check.orderId) : [];
+      const pays = check.orderId ? livePays(await journal.forTarget(check.orderId)) : [];
       if (pays.some((p) => p.state === 'final')) continue;
       views.push({
         clientOrderId: check.clientOrderId,
@@ -243,13 +247,13 @@ export class PayoutService {
   }
 
   /** Step two: pays a checked payout, once. */
-  pay(request: {
+  async pay(request: {
     profileId: string;
     clientOrderId: string;
     checkClientOrderId: string;
   }): Promise<ActionResult> {
     const journal = this.path.journal;
-    const check = journal.get(request.checkClientOrderId.trim());
+    const check = await journal.get(request.checkClientOrderId.trim());
     return this.path.run({
       profileId: request.profileId,
       clientOrderId: request.clientOrderId,
@@ -257,12 +261,15 @@ export class PayoutService {
         existing.operation !== 'PAYOUT_V4_PAY' || existing.targetOrderId !== check?.orderId
           ? `This action id was used for a ${existing.operation} of order ${existing.targetOrderId ?? ''}; open a new action.`
           : undefined,
-      before: (_client, profile) => {
+      before: async (_client, profile) => {
         if (!profile.keyFingerprint) throw new ServiceError('NO_SECRET', NO_RSA_KEY);
-        return Promise.resolve();
+        // Read again now: a check only moves forward, so once final and checked it stays so.
+        return journal.get(request.checkClientOrderId.trim());
       },
-      plan: (_before, current) => {
-        const checked = current.get(request.checkClientOrderId.trim());
+      // The payout's order is held while its pays are counted and this one is written.
+      order: (checked) =>
+        checked?.orderId ? { orderId: checked.orderId, doing: 'paying out' } : undefined,
+      plan: (checked, entriesOfOrder) => {
         if (
           !checked ||
           checked.operation !== 'PAYOUT_V4_CHECK' ||
@@ -279,7 +286,7 @@ export class PayoutService {
               ? `This payout check ended ${checked.status ?? checked.state}${checked.errorMessage ? ` (${checked.errorMessage})` : ''}; there is nothing to pay.`
               : 'The gateway has not confirmed this check yet; pay it once it shows as checked.',
           );
-        const earlier = livePays(current, checked.orderId)[0];
+        const earlier = livePays(entriesOfOrder)[0];
         if (earlier)
           throw new ServiceError(
             earlier.state === 'final' ? 'NOT_ALLOWED' : 'PENDING',
@@ -301,9 +308,7 @@ export class PayoutService {
   }
 }
 
-/** Pays of a payout that did, or may have done, something: in flight or final. */
-function livePays(journal: Journal, orderId: string): JournalEntry[] {
-  return journal
-    .forTarget(orderId)
-    .filter((e) => e.operation === 'PAYOUT_V4_PAY' && e.state !== 'refused');
+/** Pays of a payout (among the entries acting on its order) that did, or may have done, something. */
+function livePays(entriesOfOrder: readonly JournalEntry[]): JournalEntry[] {
+  return entriesOfOrder.filter((e) => e.operation === 'PAYOUT_V4_PAY' && e.state !== 'refused');
 }

@@ -10,10 +10,18 @@
 // paydesk.journal_answers. A failure of the store itself is a StoreError (errors.ts) with a
 // code and a sentence for the person at the desk, on both.
 
-import type { EntryResult, JournalEntry, JournalFilter, NewJournalEntry, Page } from './journal';
+import type {
+  EntryResult,
+  JournalAnswer as JournalStep,
+  JournalEntry,
+  JournalFilter,
+  NewJournalEntry,
+  Page,
+} from './journal';
 
 export type {
   EntryResult,
+  JournalAnswer as JournalStep,
   JournalEntry,
   JournalFilter,
   JournalState,
@@ -128,6 +136,8 @@ export interface JournalPort {
   /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
   forTarget(orderId: string): Promise<JournalEntry[]>;
   search(filter?: JournalFilter, offset?: number, limit?: number): Promise<Page<JournalEntry>>;
+  /** Every state the entry went through, oldest first: written, then each answer (any desk's). */
+  history(clientOrderId: string): Promise<JournalStep[]>;
   /** Every entry matching the filter, newest first, a page at a time. */
   iterate(filter?: JournalFilter): AsyncIterable<JournalEntry>;
 }

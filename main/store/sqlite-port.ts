@@ -94,6 +94,10 @@ export class SqliteJournalPort implements JournalPort {
     return at(() => this.journal.search(filter, offset, limit));
   }
 
+  history(clientOrderId: string) {
+    return at(() => this.journal.history(clientOrderId));
+  }
+
   /**
    * Read whole before the first yield: better-sqlite3 keeps the connection busy while a
    * statement iterates, so a caller awaiting another journal call between rows would fail.

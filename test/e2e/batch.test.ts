@@ -48,19 +48,19 @@ describe('Batch screen', () => {
       /refund 5\.00 EUR \(1 row\)\s+refund 2\.50 USD \(1 row\)/,
     );
     // Nothing was sent by loading the file.
-    expect(h.services.journal.search({}, 0, 10).total).toBe(0);
+    expect((await h.services.journal.search({}, 0, 10)).total).toBe(0);
 
     await view.getByRole('button', { name: 'Send 2 rows…' }).click();
     const dialog = page.getByRole('dialog', { name: /Send batch \d+\?/ });
     await dialog.getByRole('button', { name: 'Go back' }).click();
-    expect(h.services.journal.search({}, 0, 10).total).toBe(0);
+    expect((await h.services.journal.search({}, 0, 10)).total).toBe(0);
     await view.getByRole('button', { name: 'Send 2 rows…' }).click();
     await dialog.getByRole('button', { name: 'Send 2 rows', exact: true }).click();
     await view.getByText('done 2').waitFor({ timeout: 60_000 });
     expect(await view.getByText('left 0').count()).toBe(1);
     await expect.poll(() => rows.nth(0).innerText()).toMatch(/\bdone\b.*approved/);
     expect(await rows.nth(4).innerText()).toMatch(/\bdone\b.*approved/);
-    expect(h.services.journal.search({}, 0, 10).total).toBe(2);
+    expect((await h.services.journal.search({}, 0, 10)).total).toBe(2);
 
     await view.getByRole('button', { name: 'Save the result CSV…' }).click();
     await expect.poll(() => h.saved.length).toBe(1);

@@ -37,7 +37,7 @@ async function fresh(hash: string): Promise<void> {
   await h.open(hash);
 }
 
-const journalRows = () => h.services.journal.search({}, 0, 1000).rows;
+const journalRows = async () => (await h.services.journal.search({}, 0, 1000)).rows;
 const outcome = () => page.getByRole('region', { name: 'Outcome' });
 
 describe('navigation', () => {
@@ -86,11 +86,11 @@ describe('Payouts', () => {
     expect(await outcome().textContent()).toContain('Paid to card 444455******1111');
     await page.getByRole('button', { name: 'New payout' }).click();
     expect(await field(page, 'Card number').inputValue()).toBe('');
-    expect(JSON.stringify(journalRows())).not.toContain('4444555566661111');
+    expect(JSON.stringify(await journalRows())).not.toContain('4444555566661111');
   });
 
   it('a mistyped card number is refused at its field, and nothing is sent', async () => {
-    const before = journalRows().length;
+    const before = (await journalRows()).length;
     await fresh('#/payouts');
     await fillPayout(page, { card: '4444 5555 6666 1112' });
     await page.getByRole('button', { name: 'Send payout…' }).click();
@@ -98,7 +98,7 @@ describe('Payouts', () => {
     const error = page.getByRole('alert').filter({ hasText: 'check digit' });
     await error.waitFor();
     expect(await field(page, 'Card number').getAttribute('aria-invalid')).toBe('true');
-    expect(journalRows().length).toBe(before);
+    expect((await journalRows()).length).toBe(before);
   });
 
   it('two steps: the check waits on Payouts to pay with who checked it; paid once, then gone', async () => {
@@ -116,7 +116,7 @@ describe('Payouts', () => {
     await confirmAndWait(page, /^Pay 48\.20 EUR$/, /Approved/);
     await page.getByRole('button', { name: 'Back to the list' }).click();
     await row.waitFor({ state: 'detached' });
-    const pays = journalRows().filter((r) => r.operation === 'PAYOUT_V4_PAY');
+    const pays = (await journalRows()).filter((r) => r.operation === 'PAYOUT_V4_PAY');
     expect(pays).toHaveLength(1);
   });
 });
@@ -178,7 +178,7 @@ describe('Rebill', () => {
   });
 
   it('without a description it says what to write, and sends nothing', async () => {
-    const before = journalRows().length;
+    const before = (await journalRows()).length;
     await fresh(`#/rebill/${DEMO_CARD_REF}`);
     await field(page, 'Amount').fill('7.50');
     await page.getByRole('button', { name: 'Charge card…' }).click();
@@ -187,7 +187,7 @@ describe('Rebill', () => {
       .getByRole('button', { name: /^Charge / })
       .click();
     await page.getByRole('alert').filter({ hasText: 'Describe the charge' }).waitFor();
-    expect(journalRows().length).toBe(before);
+    expect((await journalRows()).length).toBe(before);
   });
 });
 
@@ -298,11 +298,11 @@ describe('On a production profile', () => {
     expect(await isFocused(typed)).toBe(true);
     const pay = dialog().getByRole('button', { name: 'Pay 12.50 EUR' });
     expect(await pay.isDisabled()).toBe(true);
-    const before = journalRows().length;
+    const before = (await journalRows()).length;
     await page.keyboard.press('Enter');
     await typed.fill('12.05');
     await page.keyboard.press('Enter');
-    expect(journalRows().length).toBe(before);
+    expect((await journalRows()).length).toBe(before);
     expect(await pay.isDisabled()).toBe(true);
     // As a clerk writes it: without the trailing zero.
     await typed.fill('12.5');
@@ -311,14 +311,14 @@ describe('On a production profile', () => {
       .getByText(/Approved/)
       .first()
       .waitFor();
-    expect(journalRows().filter((r) => r.operation === 'PAYOUT')).toContainEqual(
+    expect((await journalRows()).filter((r) => r.operation === 'PAYOUT')).toContainEqual(
       expect.objectContaining({ amount: '12.50', currency: 'EUR' }),
     );
   });
 
   it('rebill, subscription and payment link ask for the amount; saving a card for the order id', async () => {
     await useProductionProfile(h, { withKey: true });
-    const before = journalRows().length;
+    const before = (await journalRows()).length;
     const asks = async (opening: string, button: string, fill: () => Promise<void>) => {
       await fresh(opening);
       await fill();
@@ -348,6 +348,6 @@ describe('On a production profile', () => {
         field(page, 'orderid of the approved payment').fill('1000003'),
       ),
     ).toBe('To confirm, type the order id: 1000003');
-    expect(journalRows().length).toBe(before);
+    expect((await journalRows()).length).toBe(before);
   });
 });

@@ -22,7 +22,7 @@ afterAll(async () => {
   await closeSharedBrowser();
 });
 
-const journalTotal = () => h.services.journal.search({}, 0, 10).total;
+const journalTotal = async () => (await h.services.journal.search({}, 0, 10)).total;
 
 /** The amounts table's row for `label`, e.g. "Refunded", as its text. */
 async function amountRow(label: string): Promise<string> {
@@ -73,7 +73,7 @@ describe('Orders screen', () => {
     const confirmation = (await dialog.textContent()) ?? '';
     for (const part of ['1000001', '10.00 EUR', 'Customer request', 'Sandbox', 'cannot be undone'])
       expect(confirmation).toContain(part);
-    expect(journalTotal()).toBe(0);
+    expect(await journalTotal()).toBe(0);
     // Enter confirms: the focus starts on the confirm button.
     expect(await isFocused(dialog.getByRole('button', { name: 'Refund 10.00 EUR' }))).toBe(true);
     // The pending state may last only as long as the sandbox's processing: record every state
@@ -95,7 +95,7 @@ describe('Orders screen', () => {
     expect(seen.some((text) => text.includes('Sending the refund of 10.00 EUR'))).toBe(true);
     expect(seen.some((text) => /Waiting for final status.*It stays pending/.test(text))).toBe(true);
 
-    const { rows, total } = h.services.journal.search({ orderRef: '1000001' }, 0, 10);
+    const { rows, total } = await h.services.journal.search({ orderRef: '1000001' }, 0, 10);
     expect(total).toBe(1);
     expect(rows[0]).toMatchObject({
       operation: 'RETURN',
@@ -132,7 +132,7 @@ describe('Orders screen', () => {
     await waitForAmountRow('Captured', '20.00 EUR');
     await waitForAmountRow('Left to capture', '39.00 EUR');
 
-    const capture = h.services.journal.search({ orderRef: '1000011' }, 0, 10).rows[0];
+    const capture = (await h.services.journal.search({ orderRef: '1000011' }, 0, 10)).rows[0];
     expect(capture).toMatchObject({ operation: 'CAPTURE', amount: '20.00', status: 'approved' });
     const link = page.getByRole('link', { name: `Look up capture order ${capture!.orderId}` });
     await link.click();
@@ -154,15 +154,17 @@ describe('Orders screen', () => {
     await page.getByText(/^Void .*approved\./).waitFor();
     await page.getByText('The order was voided; nothing was charged.').waitFor();
     expect(await page.getByRole('button', { name: 'Refund…' }).isDisabled()).toBe(true);
-    expect(h.services.journal.search({ orderRef: '1000003' }, 0, 10).rows[0]).toMatchObject({
-      operation: 'VOID',
-      reason: 'Customer cancelled',
-      status: 'approved',
-    });
+    expect((await h.services.journal.search({ orderRef: '1000003' }, 0, 10)).rows[0]).toMatchObject(
+      {
+        operation: 'VOID',
+        reason: 'Customer cancelled',
+        status: 'approved',
+      },
+    );
   });
 
   it('refuses a bad amount or a missing reason next to the field, and sends nothing', async () => {
-    const before = journalTotal();
+    const before = await journalTotal();
     await openOrder(h, 'demo-auth-2003');
     await page.getByRole('button', { name: 'Capture…' }).click();
     const amount = page.getByRole('textbox', { name: /^Amount to capture/ });
@@ -200,7 +202,7 @@ describe('Orders screen', () => {
     await page.getByRole('dialog').waitFor();
     await page.keyboard.press('Escape');
     expect(await page.getByRole('dialog').count()).toBe(0);
-    expect(journalTotal()).toBe(before);
+    expect(await journalTotal()).toBe(before);
   });
 
   it('shows the gateway refusing an over-refund of an order refunded outside Paydesk', async () => {
@@ -217,11 +219,13 @@ describe('Orders screen', () => {
     const refusal = page.getByRole('alert').filter({ hasText: 'The refund was not made.' });
     await refusal.waitFor();
     expect(await refusal.textContent()).toContain('above what is left to return, 95.00 EUR');
-    expect(h.services.journal.search({ orderRef: '1000002' }, 0, 10).rows[0]).toMatchObject({
-      operation: 'RETURN',
-      amount: '120.00',
-      state: 'refused',
-    });
+    expect((await h.services.journal.search({ orderRef: '1000002' }, 0, 10)).rows[0]).toMatchObject(
+      {
+        operation: 'RETURN',
+        amount: '120.00',
+        state: 'refused',
+      },
+    );
     // A corrected attempt is a new action, with a new id; the refused one stays in the journal.
     await page.getByRole('button', { name: 'Change and send again' }).click();
     const amount = page.getByRole('textbox', { name: /^Amount to refund/ });
@@ -272,7 +276,7 @@ describe('Orders screen', () => {
     await page.getByRole('alert').filter({ hasText: 'JPY has no decimals' }).waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
 
-    const before = journalTotal();
+    const before = await journalTotal();
     await amount.fill('1000');
     await page.getByRole('button', { name: 'Review refund' }).click();
     const dialog = page.getByRole('dialog', { name: 'Refund 1,000 JPY?' });
@@ -284,12 +288,14 @@ describe('Orders screen', () => {
     expect(await confirm.isDisabled()).toBe(true);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
-    expect(journalTotal()).toBe(before);
+    expect(await journalTotal()).toBe(before);
     await typed.fill('1000');
     await page.keyboard.press('Enter');
     await page.getByText('Refund of 1,000 JPY approved.').waitFor();
     await waitForAmountRow('Left to refund', '4,000 JPY');
-    expect(h.services.journal.search({ orderRef: 'demo-sale-1010' }, 0, 10).rows[0]).toMatchObject({
+    expect(
+      (await h.services.journal.search({ orderRef: 'demo-sale-1010' }, 0, 10)).rows[0],
+    ).toMatchObject({
       amount: '1000',
       currency: 'JPY',
       actionLabel: 'Partial refund',

@@ -66,7 +66,7 @@ describe('Settle by hand', () => {
     await dialog.getByText('by e2e-clerk: Gateway support, ticket 4411', { exact: true }).waitFor();
     expect(await dialog.getByRole('form', { name: 'Settle by hand' }).count()).toBe(0);
 
-    const entry = h.services.journal.entry(lost);
+    const entry = await h.services.journal.entry(lost);
     expect(entry.row.state).toBe('refused');
     expect(entry.settledBy).toBe('e2e-clerk');
     expect(entry.settleReason).toBe('Gateway support, ticket 4411');

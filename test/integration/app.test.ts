@@ -78,7 +78,7 @@ describe('first start', () => {
       status: 'approved',
       operator: 'ann',
     });
-    const journal = app.journal.search({}, 0, 10);
+    const journal = await app.journal.search({}, 0, 10);
     expect(journal.rows[0]).toMatchObject({
       clientOrderId,
       amount: '1.00',

@@ -20,15 +20,9 @@ beforeAll(async () => {
   sandbox = await startShopSandbox(CONTROL_KEY);
   desk = createDesk(sandbox);
   paydesk = await desk.start();
-  batches = new BatchService(
-    paydesk.db,
-    paydesk.journal,
-    new Profiles(paydesk.db),
-    paydesk.service,
-    {
-      operator: 'ann',
-    },
-  );
+  batches = new BatchService(paydesk.db, paydesk.port, new Profiles(paydesk.db), paydesk.service, {
+    operator: 'ann',
+  });
 });
 
 afterAll(async () => {
@@ -122,7 +116,7 @@ describe('a batch', () => {
       progress: { done: 2, failed: 0, left: 0, invalid: 10 },
     });
     expect(reversals().filter((r) => r.parentOrderId === a)).toHaveLength(1);
-    const result = batches.resultCsv(batch.id).split('\r\n');
+    const result = (await batches.resultCsv(batch.id)).split('\r\n');
     expect(result[0]).toBe(
       'line,operation,orderid,client_orderid,amount,currency,final_status,error',
     );

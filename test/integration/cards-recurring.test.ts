@@ -228,7 +228,7 @@ describe('recurring setup', () => {
       /offers no way to ask about it\. Paydesk sends nothing again/,
     );
     expect(desk.sandbox.subscriptions('1111')).toHaveLength(1);
-    const settled = desk.path.settleByHand(
+    const settled = await desk.path.settleByHand(
       request.clientOrderId,
       'approved',
       'The operator confirmed subscription exists',

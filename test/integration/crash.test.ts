@@ -16,6 +16,7 @@ import { Connections } from '../../main/services/connection';
 import { OrderService } from '../../main/services/orders';
 import { openDatabase } from '../../main/store/database';
 import { Journal } from '../../main/store/journal';
+import { SqliteJournalPort } from '../../main/store/sqlite-port';
 import { Profiles } from '../../main/store/profiles';
 
 const CONTROL_KEY = 'C0FFEE00-1111-2222-3333-444455556666';
@@ -104,10 +105,15 @@ it('reconciles a refund whose process died before the answer, without sending it
   const journal = new Journal(again);
   const secrets = new MemorySecretStore();
   await secrets.set(profileId, 'control-key', CONTROL_KEY);
-  const service = new OrderService(again, journal, new Connections(new Profiles(again), secrets), {
-    operator: 'ann',
-    wait: { delayAfter: () => 25, giveUpAfterMs: 20_000 },
-  });
+  const service = new OrderService(
+    again,
+    new SqliteJournalPort(again, journal),
+    new Connections(new Profiles(again), secrets),
+    {
+      operator: 'ann',
+      wait: { delayAfter: () => 25, giveUpAfterMs: 20_000 },
+    },
+  );
   const reconciled = await service.reconcile();
   expect(reconciled.map((e) => e.clientOrderId)).toEqual([clientOrderId]);
   await service.settled(clientOrderId);

@@ -18,7 +18,7 @@ import { MemorySecretStore } from '../../main/secrets';
 import { Connections } from '../../main/services/connection';
 import { OrderService } from '../../main/services/orders';
 import { openDatabase, type Db } from '../../main/store/database';
-import { Journal } from '../../main/store/journal';
+import { SqliteJournalPort } from '../../main/store/sqlite-port';
 import { Profiles } from '../../main/store/profiles';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
 
@@ -83,10 +83,15 @@ beforeEach(async () => {
   }).id;
   const secrets = new MemorySecretStore();
   await secrets.set(profileId, 'control-key', CONTROL_KEY);
-  service = new OrderService(db, new Journal(db), new Connections(new Profiles(db), secrets), {
-    operator: 'ann',
-    wait: fast,
-  });
+  service = new OrderService(
+    db,
+    new SqliteJournalPort(db),
+    new Connections(new Profiles(db), secrets),
+    {
+      operator: 'ann',
+      wait: fast,
+    },
+  );
   direct = shopClient(sandbox, CONTROL_KEY);
 });
 

@@ -62,7 +62,7 @@ describe('the journal as an audit trail', () => {
     const { services, act } = await started();
     const { target } = await act('refund', 'demo-sale-1003', { amount: '5.00' });
 
-    const byShopId = services.journal.search({ orderRef: 'demo-sale-1003' }, 0, 10);
+    const byShopId = await services.journal.search({ orderRef: 'demo-sale-1003' }, 0, 10);
     expect(byShopId.total).toBe(1);
     expect(byShopId.rows[0]).toMatchObject({
       targetOrderId: target.orderId,
@@ -74,10 +74,12 @@ describe('the journal as an audit trail', () => {
       amount: '5.00',
     });
     // Both the gateway's orderid and the e-mail (any case) find it too.
-    expect(services.journal.search({ orderRef: target.orderId }, 0, 10).total).toBe(1);
-    expect(services.journal.search({ email: 'Maria.Garcia@example.com' }, 0, 10).total).toBe(1);
-    expect(services.journal.search({ action: 'partial-refund' }, 0, 10).total).toBe(1);
-    expect(services.journal.search({ action: 'refund' }, 0, 10).total).toBe(0);
+    expect((await services.journal.search({ orderRef: target.orderId }, 0, 10)).total).toBe(1);
+    expect(
+      (await services.journal.search({ email: 'Maria.Garcia@example.com' }, 0, 10)).total,
+    ).toBe(1);
+    expect((await services.journal.search({ action: 'partial-refund' }, 0, 10)).total).toBe(1);
+    expect((await services.journal.search({ action: 'refund' }, 0, 10)).total).toBe(0);
 
     const csv = await contentText(() => services.journal.csvChunks({ orderRef: 'demo-sale-1003' }));
     const [head, line, ...rest] = csv.trim().split('\r\n');
@@ -99,7 +101,7 @@ describe('the journal as an audit trail', () => {
   it('gives one entry in full: every field, the redacted request, every answer in order', async () => {
     const { services, act } = await started();
     const { target, entry } = await act('refund', 'demo-sale-1003', { amount: '5.00' });
-    const detail = services.journal.entry(entry!.clientOrderId);
+    const detail = await services.journal.entry(entry!.clientOrderId);
     expect(detail.row).toMatchObject({
       actionLabel: 'Partial refund',
       email: 'maria.garcia@example.com',
@@ -117,13 +119,13 @@ describe('the journal as an audit trail', () => {
       ['final', 'approved'],
     ]);
     expect(detail.history[2]!.orderId).toBe(entry!.orderId);
-    expect(() => services.journal.entry('pd-nothing-here')).toThrow(/No journal entry/);
+    await expect(services.journal.entry('pd-nothing-here')).rejects.toThrow(/No journal entry/);
   });
 
   it('labels a cancel of a hold "Cancel hold" (not "Refund"), and the filter finds it', async () => {
     const { services, act } = await started();
     await act('cancel', 'demo-auth-2002', { reason: 'Customer cancelled' });
-    const found = services.journal.search({ action: 'cancel-hold' }, 0, 10);
+    const found = await services.journal.search({ action: 'cancel-hold' }, 0, 10);
     expect(found.total).toBe(1);
     expect(found.rows[0]).toMatchObject({
       actionLabel: 'Cancel hold',
@@ -137,7 +139,7 @@ describe('the journal as an audit trail', () => {
     const { services, act } = await started();
     await act('void', 'demo-sale-1003', { reason: 'Duplicate order' });
     await act('capture', 'demo-auth-2003');
-    const rows = services.journal.search({}, 0, 10).rows;
+    const rows = (await services.journal.search({}, 0, 10)).rows;
     expect(rows.find((r) => r.operation === 'VOID')).toMatchObject({
       actionLabel: 'Void',
       amount: '15.75',
@@ -164,7 +166,7 @@ describe('currencies with other decimals than two', () => {
       field: 'amount',
       message: expect.stringMatching(/JPY amounts have none/) as string,
     });
-    expect(services.journal.search({ orderRef: 'demo-sale-1010' }, 0, 10).total).toBe(0);
+    expect((await services.journal.search({ orderRef: 'demo-sale-1010' }, 0, 10)).total).toBe(0);
     const { entry } = await act('refund', 'demo-sale-1010', { amount: '1000' });
     expect(entry).toMatchObject({ state: 'final', status: 'approved', amountMinor: 1000n });
     expect(await order('demo-sale-1010')).toMatchObject({

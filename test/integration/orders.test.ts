@@ -16,6 +16,7 @@ import { Connections } from '../../main/services/connection';
 import { OrderService } from '../../main/services/orders';
 import { openDatabase, type Db } from '../../main/store/database';
 import { Journal } from '../../main/store/journal';
+import { SqliteJournalPort } from '../../main/store/sqlite-port';
 import { Profiles } from '../../main/store/profiles';
 
 const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
@@ -33,10 +34,15 @@ async function newService(): Promise<OrderService> {
   const secrets = new MemorySecretStore();
   await secrets.set(profileId, 'control-key', CONTROL_KEY);
   const profiles = new Profiles(db);
-  return new OrderService(db, journal, new Connections(profiles, secrets), {
-    operator: 'ann',
-    wait: fast,
-  });
+  return new OrderService(
+    db,
+    new SqliteJournalPort(db, journal),
+    new Connections(profiles, secrets),
+    {
+      operator: 'ann',
+      wait: fast,
+    },
+  );
 }
 
 beforeEach(async () => {

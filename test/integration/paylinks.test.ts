@@ -47,7 +47,7 @@ describe('pay-by-link', () => {
     const { entry } = await desk.payLinks.create(request);
     const url = entry.result['redirect-url'] ?? '';
     expect(url).toMatch(/\/sandbox\/form\//);
-    expect(desk.payLinks.list(desk.profileId)).toEqual([
+    expect(await desk.payLinks.list(desk.profileId)).toEqual([
       expect.objectContaining({
         clientOrderId: request.clientOrderId,
         state: 'open',
@@ -60,7 +60,7 @@ describe('pay-by-link', () => {
     await customerPays(url);
     const final = await desk.path.settled(request.clientOrderId);
     expect(final).toMatchObject({ state: 'final', status: 'approved' });
-    expect(desk.payLinks.list(desk.profileId)[0]?.state).toBe('paid');
+    expect((await desk.payLinks.list(desk.profileId))[0]?.state).toBe('paid');
     const order = await desk.orders.lookup(desk.profileId, { orderid: final?.orderId ?? '' });
     expect(order.actions.refund).toMatchObject({ allowed: true, max: '42.00' });
   });
@@ -82,7 +82,7 @@ describe('pay-by-link', () => {
     expect(
       desk.sandbox.orders('1111').filter((o) => o.clientOrderId === request.clientOrderId),
     ).toHaveLength(1);
-    expect(desk.payLinks.list(desk.profileId)[0]?.state).toBe('open');
+    expect((await desk.payLinks.list(desk.profileId))[0]?.state).toBe('open');
   });
 
   it('refuses a link without a customer e-mail, saying what to write', async () => {

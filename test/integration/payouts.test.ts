@@ -109,7 +109,7 @@ describe('two-step payout (v4 check, then pay)', () => {
       state: 'final',
       status: 'checked',
     });
-    const waiting = desk.payouts.toPay(desk.profileId);
+    const waiting = await desk.payouts.toPay(desk.profileId);
     expect(waiting).toEqual([
       expect.objectContaining({
         clientOrderId: check.clientOrderId,
@@ -132,7 +132,7 @@ describe('two-step payout (v4 check, then pay)', () => {
     await expect(
       desk.payouts.pay({ ...pay, clientOrderId: desk.path.openAction().clientOrderId }),
     ).rejects.toThrow(/already paid by ann/);
-    expect(desk.payouts.toPay(desk.profileId)).toEqual([]);
+    expect(await desk.payouts.toPay(desk.profileId)).toEqual([]);
     expect(payouts()).toHaveLength(1);
     expect(payouts()[0]?.status).toBe('approved');
   });
@@ -140,7 +140,7 @@ describe('two-step payout (v4 check, then pay)', () => {
   it('lost answers of the check and of the pay are settled by status: one payout, paid once', async () => {
     const check = payout();
     await withLostAnswer('PAYOUT_V4_CHECK', () => desk.payouts.check(check));
-    expect(desk.payouts.toPay(desk.profileId)[0]?.state).toBe('checking');
+    expect((await desk.payouts.toPay(desk.profileId))[0]?.state).toBe('checking');
     expect(await desk.path.settled(check.clientOrderId)).toMatchObject({ status: 'checked' });
 
     const pay = {
@@ -149,7 +149,7 @@ describe('two-step payout (v4 check, then pay)', () => {
       clientOrderId: desk.path.openAction().clientOrderId,
     };
     await withLostAnswer('PAYOUT_V4_PAY', () => desk.payouts.pay(pay));
-    expect(desk.payouts.toPay(desk.profileId)[0]?.state).toBe('paying');
+    expect((await desk.payouts.toPay(desk.profileId))[0]?.state).toBe('paying');
     const retry = await desk.payouts.pay(pay);
     expect(retry.replayed).toBe(true);
     expect(await desk.path.settled(pay.clientOrderId)).toMatchObject({
@@ -158,7 +158,7 @@ describe('two-step payout (v4 check, then pay)', () => {
     });
     expect(payouts()).toHaveLength(1);
     expect(payouts()[0]).toMatchObject({ status: 'approved' });
-    expect(desk.payouts.toPay(desk.profileId)).toEqual([]);
+    expect(await desk.payouts.toPay(desk.profileId)).toEqual([]);
   });
 
   it('a pay answered with a server error, while the payout still shows checked, stays unsettled: never taken as paid', async () => {

@@ -59,13 +59,9 @@ it(`${ROWS} batch rows, killed mid-batch ${KILL_AFTER.length} times: one transac
 
     // The preview: checked and stored, nothing sent.
     const setup = await desk.start();
-    const service = new BatchService(
-      setup.db,
-      setup.journal,
-      new Profiles(setup.db),
-      setup.service,
-      { operator: 'ann' },
-    );
+    const service = new BatchService(setup.db, setup.port, new Profiles(setup.db), setup.service, {
+      operator: 'ann',
+    });
     const { batch, rows } = await service.load(desk.profileId, 'month-end.csv', csv, 16);
     expect(rows.filter((r) => r.problem)).toEqual([]);
     expect(batch.totals).toEqual([

@@ -14,6 +14,8 @@ import { Connections, defaultClientFactory } from '../../main/services/connectio
 import { OrderService, type OrderServiceOptions } from '../../main/services/orders';
 import { openDatabase, type Db } from '../../main/store/database';
 import { Journal } from '../../main/store/journal';
+import type { JournalPort } from '../../main/store/port';
+import { SqliteJournalPort } from '../../main/store/sqlite-port';
 import { Profiles } from '../../main/store/profiles';
 import { SHOP } from '../support/shop';
 
@@ -56,6 +58,8 @@ export type StartOptions = Partial<OrderServiceOptions> & {
 export interface Started {
   db: Db;
   journal: Journal;
+  /** The same journal as the services see it. */
+  port: JournalPort;
   service: OrderService;
   stop(): Promise<void>;
 }
@@ -90,7 +94,8 @@ export function createDesk(sandbox: Sandbox): Desk {
         secrets,
         defaultClientFactory({ ...clientOptions, ...(timeoutMs ? { timeoutMs } : {}) }),
       );
-      const service = new OrderService(db, journal, connections, {
+      const port = new SqliteJournalPort(db, journal);
+      const service = new OrderService(db, port, connections, {
         operator: 'ann',
         wait: FAST_WAIT,
         quarantineMs: 3_000,
@@ -98,6 +103,7 @@ export function createDesk(sandbox: Sandbox): Desk {
       });
       return {
         db,
+        port,
         journal,
         service,
         async stop() {

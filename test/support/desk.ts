@@ -19,6 +19,8 @@ import { PayoutService } from '../../main/services/payouts';
 import { RecurringService } from '../../main/services/recurring';
 import { openDatabase, type Db } from '../../main/store/database';
 import { Journal } from '../../main/store/journal';
+import type { JournalPort } from '../../main/store/port';
+import { SqliteJournalPort } from '../../main/store/sqlite-port';
 import { Profiles } from '../../main/store/profiles';
 import { SHOP } from './shop';
 
@@ -31,7 +33,10 @@ export const shopKey = () => (sharedKey ??= generateKeyPair(2048));
 export interface Desk {
   dir: string;
   db: Db;
+  /** The SQLite journal, read synchronously by the tests' checks. */
   journal: Journal;
+  /** The same journal as the services see it. */
+  port: JournalPort;
   sandbox: Sandbox;
   /** A profile with the RSA key, and one without (v2 only). */
   profileId: string;
@@ -52,6 +57,7 @@ export async function openDesk(now?: () => Date): Promise<Desk> {
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-desk-'));
   const db = openDatabase(join(dir, 'paydesk.sqlite'));
   const journal = new Journal(db);
+  const port = new SqliteJournalPort(db, journal);
   const sandbox = await startSandbox({
     merchants: [{ ...SHOP, controlKey: CONTROL_KEY, publicKeyPem: key.publicKeySpkiPem }],
     delayMs: 50,
@@ -68,7 +74,7 @@ export async function openDesk(now?: () => Date): Promise<Desk> {
     await secrets.set(id, 'control-key', CONTROL_KEY);
   await secrets.set(profileId, 'rsa-private-key', key.privateKeyPkcs8Pem);
   const connections = new Connections(profiles, secrets);
-  const path = new ActionPath(db, journal, connections, {
+  const path = new ActionPath(port, connections, {
     operator: 'ann',
     wait: { delayAfter: () => 25, giveUpAfterMs: 20_000 },
   });
@@ -77,11 +83,12 @@ export async function openDesk(now?: () => Date): Promise<Desk> {
     dir,
     db,
     journal,
+    port,
     sandbox,
     profileId,
     profileWithoutKey,
     path,
-    orders: new OrderService(db, journal, connections, { operator: 'ann' }, path),
+    orders: new OrderService(db, port, connections, { operator: 'ann' }, path),
     payouts: new PayoutService(path),
     cards,
     recurring: new RecurringService(path, cards, now),

@@ -39,6 +39,7 @@ import {
   type JournalAnswer,
   type JournalPort,
   type JournalProblem,
+  type JournalStep,
   type NewJournalEntry,
   type OrderClaim,
 } from '../port';
@@ -450,6 +451,40 @@ export class PgJournal implements JournalPort {
       [...values, Math.max(1, Math.min(limit, 1000)), Math.max(0, offset)],
     );
     return { rows: rows.map(toEntry), total: Number(total.rows[0]?.n ?? 0), offset, limit };
+  }
+
+  /**
+   * The write-ahead as the first step, then every change any desk recorded (journal_answers),
+   * oldest first: the same steps the SQLite journal's history trigger keeps.
+   */
+  async history(clientOrderId: string): Promise<JournalStep[]> {
+    const { rows } = await this.query<{
+      state: JournalEntry['state'];
+      status: string | null;
+      orderid: string | null;
+      error_code: string | null;
+      error_message: string | null;
+      at: Date;
+    }>(
+      `SELECT 'sending' AS state, NULL AS status, NULL AS orderid, NULL AS error_code,
+              NULL AS error_message, j.created_at AS at, 0 AS step, 0::bigint AS id
+         FROM paydesk.journal j WHERE j.client_orderid = $1
+       UNION ALL
+       SELECT a.state, a.status, COALESCE(a.fields->>'orderid', j.orderid), a.error_code,
+              a.error_message, a.received_at, 1, a.id
+         FROM paydesk.journal_answers a JOIN paydesk.journal j ON j.id = a.journal_id
+        WHERE j.client_orderid = $1
+       ORDER BY step, id`,
+      [clientOrderId],
+    );
+    return rows.map((r) => ({
+      state: r.state,
+      status: r.status,
+      orderId: r.orderid,
+      errorCode: r.error_code,
+      errorMessage: r.error_message,
+      at: r.at.toISOString(),
+    }));
   }
 
   /** Newest first, a page at a time by id, so entries written meanwhile neither repeat nor hide others. */

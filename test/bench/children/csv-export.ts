@@ -11,7 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeContent } from '../../../main/files';
 import { JournalService } from '../../../main/services/journal';
 import { openDatabase } from '../../../main/store/database';
-import { Journal } from '../../../main/store/journal';
+import { SqliteJournalPort } from '../../../main/store/sqlite-port';
 
 const [file = '', mode = '', out = ''] = process.argv.slice(2);
 const db = openDatabase(file);
@@ -48,7 +48,7 @@ if (mode === 'export') {
   // As the save handler runs it: chunks from JournalService written to the file as they come.
   let progress = { done: 0, total: 0 };
   await writeContent(out, () =>
-    new JournalService(new Journal(db)).csvChunks({}, (p) => (progress = p)),
+    new JournalService(new SqliteJournalPort(db)).csvChunks({}, (p) => (progress = p)),
   );
   bytes = statSync(out).size;
   rows = progress.done;

@@ -13,6 +13,7 @@ import { JournalService, type ExportProgress } from '../../../main/services/jour
 import { journalCsv } from '../../../main/store/csv';
 import { openDatabase, type Db } from '../../../main/store/database';
 import { Journal } from '../../../main/store/journal';
+import { SqliteJournalPort } from '../../../main/store/sqlite-port';
 import { Profiles } from '../../../main/store/profiles';
 
 const ENTRIES = 2_345;
@@ -59,7 +60,7 @@ describe('CSV export', () => {
     const out = join(dir, 'journal.csv');
     const progress: ExportProgress[] = [];
     await writeContent(out, () =>
-      new JournalService(journal).csvChunks({}, (p) => progress.push(p)),
+      new JournalService(new SqliteJournalPort(db, journal)).csvChunks({}, (p) => progress.push(p)),
     );
     expect(readFileSync(out, 'utf8')).toBe(journalCsv(journal.iterate()));
     expect(readFileSync(out, 'utf8').trimEnd().split('\r\n')).toHaveLength(ENTRIES + 1);
@@ -71,7 +72,9 @@ describe('CSV export', () => {
 
   it('exports only what the filter matches, newest first', async () => {
     const out = join(dir, 'one.csv');
-    await writeContent(out, () => new JournalService(journal).csvChunks({ orderRef: '9007' }));
+    await writeContent(out, () =>
+      new JournalService(new SqliteJournalPort(db, journal)).csvChunks({ orderRef: '9007' }),
+    );
     const lines = readFileSync(out, 'utf8').trimEnd().split('\r\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(',pd-7,');
