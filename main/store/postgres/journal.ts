@@ -45,14 +45,18 @@ import {
 } from '../port';
 import { redactFields } from '../redact';
 import { toTeamError } from './errors';
-import { withOrderLock, type OrderRef } from './order-lock';
+import { OrderBusyError, withOrderLock, type OrderRef } from './order-lock';
 
 export interface PgJournalOptions {
   /** This desk's name: stored with each entry and answer, shown to a desk finding an order busy. */
   desk: string;
   /** The server, for messages ("PostgreSQL at db.example.com:5432"). */
   where: string;
-  /** How long a claim waits for another desk holding the order before it is refused naming them. */
+  /**
+   * How long a claim waits for another desk holding the order before it is refused naming them
+   * (default 2 s: a desk holds an order only for its decision and write-ahead, or to record an
+   * answer, milliseconds each; one still holding it after that is named).
+   */
   claimWaitMs?: number;
   /** How long recording an answer waits for another desk holding the order (default 5 s). */
   answerWaitMs?: number;
@@ -131,6 +135,9 @@ function toEntry(row: Row): JournalEntry {
 type AnswerKind = 'answer' | 'error' | 'by-hand';
 
 const PAGE = 500;
+/** Claims of an order found held by a holder already gone, before the order counts as busy. */
+const CLAIM_TRIES = 3;
+const DEFAULT_CLAIM_WAIT_MS = 2_000;
 const IN_FLIGHT_SQL = `state IN ('sending', 'acknowledged', 'unknown')`;
 
 export class PgJournal implements JournalPort {
@@ -184,6 +191,20 @@ export class PgJournal implements JournalPort {
   // ---- writes ---------------------------------------------------------------------------
 
   async claim<T>(claim: OrderClaim, decide: ClaimDecision<T>): Promise<ClaimResult<T>> {
+    // A holder that finished before it could be named held the order for its few milliseconds
+    // of decision and write-ahead, and it is free now: try again (a few times) rather than
+    // refuse the clerk with nobody to name. The next try counts what that holder wrote.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.claimOnce(claim, decide);
+      } catch (error) {
+        if (!(error instanceof OrderBusyError) || error.holder !== null || attempt >= CLAIM_TRIES)
+          throw error;
+      }
+    }
+  }
+
+  private claimOnce<T>(claim: OrderClaim, decide: ClaimDecision<T>): Promise<ClaimResult<T>> {
     return this.guard(() =>
       this.withClient((client) =>
         withOrderLock(
@@ -192,7 +213,7 @@ export class PgJournal implements JournalPort {
           {
             desk: this.options.desk,
             action: claim.action,
-            waitMs: this.options.claimWaitMs ?? 0,
+            waitMs: this.options.claimWaitMs ?? DEFAULT_CLAIM_WAIT_MS,
           },
           async (locked): Promise<ClaimResult<T>> => {
             const claimed = await read(locked, claim.clientOrderId);

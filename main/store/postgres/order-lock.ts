@@ -66,7 +66,7 @@ const PREFIX = 'Paydesk|';
 /** application_name holds 63 bytes of printable ASCII; anything else would be mangled. */
 function announcement(desk: string, action: string): string {
   const clean = (s: string) => s.replace(/[^\x20-\x7e]|\|/g, '?');
-  return `${PREFIX}${clean(action).slice(0, 20)}|${clean(desk)}`.slice(0, 63);
+  return `${PREFIX}${clean(action).slice(0, 24)}|${clean(desk)}`.slice(0, 63);
 }
 
 function readAnnouncement(applicationName: string | null): {
