@@ -50,6 +50,8 @@ describe('first start', () => {
       firstRun: true,
       sandbox: { running: true },
     });
+    // The journal is this desk's SQLite unless a team journal is passed in.
+    expect(app.port.store).toBe('sqlite');
     const [profile] = await app.profiles.list();
     expect(profile).toMatchObject({
       name: 'Sandbox',

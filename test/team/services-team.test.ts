@@ -223,6 +223,35 @@ describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)
     expect(view).toMatchObject({ refunded: '10.00', remainingRefundable: '0.00' });
   }, 60_000);
 
+  it('the database stopped while a refund is at the gateway: it stays pending, said sent, settled once', async () => {
+    const saleId = await sale('10.00');
+    const written: string[] = [];
+    const desk = await store.desk({
+      person: 'ann',
+      desk: 'Front-5',
+      service: { onEntryChanged: (entry) => written.push(entry.state) },
+    });
+    sandbox.misbehave({ ...FORGIVE_NOTHING, latencyMs: 800, operations: ['RETURN'] });
+    const { clientOrderId } = desk.orders.openAction();
+    const attempt = desk.orders.refund(refund(saleId, clientOrderId)).catch((e: unknown) => e);
+    await until(() => written.includes('sending'), 10_000, 'the write-ahead');
+    await cluster.halt();
+    const error = await attempt;
+    // Sent, its answer not written: never "not sent", and the clerk is told not to send again.
+    expect(error).toMatchObject({ code: 'NOT_RECORDED' });
+    expect((error as Error).message).toMatch(/was sent to the gateway.*Do not send it again/);
+    expect(reversals(saleId)).toHaveLength(1);
+    // A retry while the journal is away sends nothing.
+    await expect(desk.orders.refund(refund(saleId, clientOrderId))).rejects.toThrow();
+    await cluster.resume();
+    sandbox.misbehave(FORGIVE_NOTHING);
+    expect(await desk.orders.settled(clientOrderId)).toMatchObject({
+      state: 'final',
+      status: 'approved',
+    });
+    expect(reversals(saleId)).toHaveLength(1);
+  }, 60_000);
+
   it('the database stopped mid-batch: nothing sent that was not journaled; it resumes after', async () => {
     const desk = await store.desk({ person: 'ann', desk: 'Front-4' });
     const orders = await Promise.all(Array.from({ length: 8 }, () => sale('10.00')));
