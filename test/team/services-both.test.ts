@@ -234,7 +234,7 @@ describe.each([
       const result = (await desk.batches.resultCsv(batch.id)).trim().split('\r\n').slice(1);
       expect(result).toHaveLength(3);
       for (const line of result) expect(line).toMatch(/,approved,$/);
-      const journal = await desk.journal.search({ orderRef: orders[2] as string }, 0, 10);
+      const journal = await desk.journal.search({ orderRef: orders[2] }, 0, 10);
       expect(journal.rows).toMatchObject([{ amount: '3.00', status: 'approved', operator: 'ann' }]);
     },
     30_000,

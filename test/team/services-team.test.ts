@@ -88,7 +88,9 @@ describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)
         bob.orders.refund(refund(saleId, ids[1] as string)),
       ]);
       const sent = outcomes.filter((o) => o.status === 'fulfilled');
-      const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+      const refused = outcomes.flatMap((o) =>
+        o.status === 'rejected' ? [o.reason as unknown] : [],
+      );
       expect(sent).toHaveLength(1);
       expect(refused).toHaveLength(1);
       const error = refused[0] as Error;
