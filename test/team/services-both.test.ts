@@ -236,6 +236,18 @@ describe.each([
       for (const line of result) expect(line).toMatch(/,approved,$/);
       const journal = await desk.journal.search({ orderRef: orders[2] }, 0, 10);
       expect(journal.rows).toMatchObject([{ amount: '3.00', status: 'approved', operator: 'ann' }]);
+      // The export reads the same journal: a header, then one line per entry, newest first.
+      const progress: { done: number; total: number }[] = [];
+      let exported = '';
+      for await (const chunk of desk.journal.csvChunks({ orderRef: orders[2] }, (p) =>
+        progress.push(p),
+      ))
+        exported += chunk;
+      const lines = exported.trim().split('\r\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toContain(orders[2]);
+      expect(lines[1]).toContain('3.00');
+      expect(progress.at(-1)).toEqual({ done: 1, total: 1 });
     },
     30_000,
   );
