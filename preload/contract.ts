@@ -500,6 +500,8 @@ const batchViewSchema = z.object({
   fileName: z.string(),
   state: z.enum(['ready', 'running', 'paused', 'cancelled', 'done']),
   interrupted: z.boolean(),
+  /** Why the batch paused by itself (the journal could not be reached), while it stays paused. */
+  pausedBecause: z.string().nullable(),
   concurrency: z.number().int(),
   createdAt: z.string(),
   totals: z.array(

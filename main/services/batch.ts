@@ -16,7 +16,7 @@
 
 import { formatMinor } from '../gateway/amount';
 import { ServerError, TransportError, UnreadableResponseError } from '../gateway/errors';
-import { StoreError } from '../store/errors';
+import { toStoreError } from '../store/errors';
 import { IN_FLIGHT, type JournalEntry, type JournalPort } from '../store/port';
 import { Batches, type Batch, type BatchRow, type BatchRowState } from '../store/batches';
 import type { Db } from '../store/database';
@@ -70,6 +70,8 @@ export interface BatchView {
   fileName: string;
   state: Batch['state'];
   interrupted: boolean;
+  /** Why the batch paused by itself (the journal could not be reached), while it stays paused. */
+  pausedBecause: string | null;
   concurrency: number;
   createdAt: string;
   totals: BatchTotal[];
@@ -123,6 +125,8 @@ export class BatchService {
   private closing = false;
   /** Totals never change once a batch is stored: computed once per batch. */
   private readonly totals = new Map<number, BatchTotal[]>();
+  /** Batches that paused by themselves because the journal could not be reached, and why. */
+  private readonly pausedBecause = new Map<number, string>();
 
   constructor(
     /** This desk's database, which holds the batch plans (never the journal). */
@@ -192,6 +196,7 @@ export class BatchService {
         `Type the totals exactly to start this batch on a production profile: ${view.confirmation}`,
         'confirmation',
       );
+    this.pausedBecause.delete(batchId);
     this.launch(batch, null);
     return this.get(batchId);
   }
@@ -323,7 +328,13 @@ export class BatchService {
           await this.act(batch, row, actionId);
         } catch (error) {
           // The journal is away: nothing was sent that it did not record; pause (see above).
-          if (error instanceof StoreError && error.retryable) throw error;
+          // A row that was waiting and whose first try stopped there is waiting again (a row
+          // sent in an earlier run stays "sending": a cancel must not drop what may have left).
+          if (toStoreError(error)?.retryable) {
+            if (round === 0 && row.state === 'ready')
+              this.store.setRow(batch.id, row.line, { state: 'ready' });
+            throw error;
+          }
           thrown = error;
         }
         let entry = await this.journal.get(actionId);
@@ -371,10 +382,12 @@ export class BatchService {
       }
       // Left in flight: the row stays "sending"; a resume or the next start asks again.
     } catch (error) {
-      if (error instanceof StoreError && error.retryable) {
+      const storeError = toStoreError(error);
+      if (storeError?.retryable) {
         // The journal is away or busy: the row stays as it is (its action id kept), the batch
-        // pauses, and a resume sends it only if the journal never got its entry.
+        // pauses saying why, and a resume sends it only if the journal never got its entry.
         run.stop ??= 'pause';
+        this.pausedBecause.set(batch.id, storeError.message);
         return;
       }
       this.store.setRow(batch.id, row.line, { state: 'failed', error: message(error) });
@@ -422,6 +435,7 @@ export class BatchService {
       fileName: batch.fileName,
       state: batch.state,
       interrupted: batch.interrupted,
+      pausedBecause: batch.state === 'paused' ? (this.pausedBecause.get(batch.id) ?? null) : null,
       concurrency: batch.concurrency,
       createdAt: batch.createdAt,
       totals,

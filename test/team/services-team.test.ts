@@ -269,6 +269,7 @@ describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)
     await desk.batches.idle(batch.id);
     const whileAway = desk.batches.get(batch.id);
     expect(whileAway.state).toBe('paused');
+    expect(whileAway.pausedBecause).toMatch(/^Paydesk cannot reach the team journal's database/);
     expect(whileAway.progress.done).toBeLessThan(8);
     const sentBeforeResume = orders.flatMap((id) => reversals(id));
     await sleep(300);

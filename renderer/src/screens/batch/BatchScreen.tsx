@@ -189,6 +189,12 @@ export function BatchScreen() {
           </h2>
           <BatchSummary view={view} />
           {view.state !== 'ready' && <BatchProgress view={view} />}
+          {view.pausedBecause && (
+            <Notice kind="warning">
+              The batch paused by itself: {view.pausedBecause} Rows sent so far are safe; press
+              Resume when it is back.
+            </Notice>
+          )}
           <div className="button-row">
             {(view.state === 'ready' || view.state === 'paused') && sendable > 0 && (
               <button
