@@ -65,10 +65,7 @@ describe.skipIf(!withPostgres)('Batch screen on a team journal', () => {
       expect.stringMatching(/\bwaiting\b/),
     ]);
     await page.screenshot({
-      path: join(
-        resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots'),
-        'batch-journal-away.png',
-      ),
+      path: join(process.env.PAYDESK_SCREENSHOT_DIR ?? tmpdir(), 'batch-journal-away.png'),
       fullPage: true,
     });
 
