@@ -162,7 +162,16 @@ function emptyFields(): Record<string, string> {
 function parseJsonBody(body: string): Record<string, string> | undefined {
   let root: unknown;
   try {
-    root = (JSON.parse as (text: string, reviver: SourceReviver) => unknown)(body, keepNumberText);
+    // The plain parse is exact for every string, boolean and null; a number it reads is a
+    // float, so an answer with a top-level number is read again keeping each number's source
+    // text (the reviver costs about as much as the parse itself, for every answer).
+    root = JSON.parse(body);
+    if (hasTopLevelNumber(root)) {
+      root = (JSON.parse as (text: string, reviver: SourceReviver) => unknown)(
+        body,
+        keepNumberText,
+      );
+    }
   } catch {
     return undefined; // not JSON, or nested too deep to read
   }
@@ -177,6 +186,14 @@ function parseJsonBody(body: string): Record<string, string> | undefined {
   }
   if (typeof (root as { type?: unknown }).type !== 'string') return undefined;
   return fields;
+}
+
+/** True for a number, or an object with a number among its own values (nested ones are not read). */
+function hasTopLevelNumber(root: unknown): boolean {
+  if (typeof root === 'number') return true;
+  if (root === null || typeof root !== 'object' || Array.isArray(root)) return false;
+  for (const value of Object.values(root)) if (typeof value === 'number') return true;
+  return false;
 }
 
 function parseLineBody(body: string): Record<string, string> | undefined {
