@@ -18,6 +18,7 @@ import type { GatewayClient } from '../gateway/client';
 import type { RequestOperation } from '../gateway/operations';
 import type { JournalAction } from '../../preload/contract';
 import { requireWritable, type Db } from '../store/database';
+import { GroupCommit } from '../store/group-commit';
 import { JournalError, type Journal, type JournalEntry } from '../store/journal';
 import type { Profile } from '../store/profiles';
 import type { Connections } from './connection';
@@ -83,6 +84,7 @@ export class ActionPath {
   readonly inFlight: InFlight;
   /** The tail of the calls made with each action id: the next one waits for it. */
   private readonly byActionId = new Map<string, Promise<unknown>>();
+  private readonly claims: GroupCommit;
 
   constructor(
     private readonly db: Db,
@@ -91,6 +93,7 @@ export class ActionPath {
     private readonly options: ActionPathOptions,
   ) {
     this.inFlight = new InFlight(journal, connections, options);
+    this.claims = new GroupCommit(db);
   }
 
   get operator(): string {
@@ -132,37 +135,37 @@ export class ActionPath {
 
     const { client, profile } = await this.connections.clientFor(call.profileId);
     const before = call.before ? await call.before(client, profile) : (undefined as Before);
-    const claim = this.db
-      .transaction((): Claim => {
-        const claimed = this.journal.get(clientOrderId);
-        if (claimed) return { claimed };
-        const plan = call.plan(before, this.journal);
-        // Built and signed before the journal entry: a request that cannot be built leaves no entry.
-        const prepared = client.prepare(plan.operation, plan.fields);
-        const entry = this.journal.begin({
-          clientOrderId,
-          profileId: call.profileId,
-          operator: this.options.operator,
-          operation: plan.operation,
-          fields: plan.fields,
-          ...(plan.targetOrderId ? { targetOrderId: plan.targetOrderId } : {}),
-          ...(plan.amountMinor !== undefined ? { amountMinor: plan.amountMinor } : {}),
-          ...(plan.currency ? { currency: plan.currency } : {}),
-          ...(plan.reason ? { reason: plan.reason } : {}),
-          ...(plan.note ? { note: plan.note } : {}),
-          ...(plan.email ? { email: plan.email } : {}),
-          ...((plan.action ?? ACTION_OF_OPERATION[plan.operation])
-            ? { action: plan.action ?? ACTION_OF_OPERATION[plan.operation] }
-            : {}),
-          ...(plan.targetClientOrderId ? { targetClientOrderId: plan.targetClientOrderId } : {}),
-          ...(plan.changedElsewhere ? { changedElsewhere: true } : {}),
-          lease: this.inFlight.lease(),
-        });
-        return { entry, prepared };
-        // IMMEDIATE: the write lock is taken before the rules read, so another process waits its
-        // turn (busy timeout) instead of failing "database is locked" when this read must become a write.
-      })
-      .immediate();
+    // The rules and the entry in one IMMEDIATE transaction, shared with the actions decided at
+    // the same moment: one fsync for all of them (store/group-commit.ts).
+    const claim = await this.claims.run((): Claim => {
+      const claimed = this.journal.get(clientOrderId);
+      if (claimed) return { claimed };
+      const plan = call.plan(before, this.journal);
+      // Built and signed before the journal entry: a request that cannot be built leaves no entry.
+      const prepared = client.prepare(plan.operation, plan.fields);
+      const entry = this.journal.begin({
+        clientOrderId,
+        profileId: call.profileId,
+        operator: this.options.operator,
+        operation: plan.operation,
+        fields: plan.fields,
+        ...(plan.targetOrderId ? { targetOrderId: plan.targetOrderId } : {}),
+        ...(plan.amountMinor !== undefined ? { amountMinor: plan.amountMinor } : {}),
+        ...(plan.currency ? { currency: plan.currency } : {}),
+        ...(plan.reason ? { reason: plan.reason } : {}),
+        ...(plan.note ? { note: plan.note } : {}),
+        ...(plan.email ? { email: plan.email } : {}),
+        ...((plan.action ?? ACTION_OF_OPERATION[plan.operation])
+          ? { action: plan.action ?? ACTION_OF_OPERATION[plan.operation] }
+          : {}),
+        ...(plan.targetClientOrderId ? { targetClientOrderId: plan.targetClientOrderId } : {}),
+        ...(plan.changedElsewhere ? { changedElsewhere: true } : {}),
+        lease: this.inFlight.lease(),
+      });
+      return { entry, prepared };
+      // IMMEDIATE: the write lock is taken before the rules read, so another process waits its
+      // turn (busy timeout) instead of failing "database is locked" when this read must become a write.
+    });
     if (claim.claimed) return this.resume(claim.claimed, call);
     this.options.onEntryChanged?.(claim.entry);
     return {
