@@ -182,7 +182,10 @@ export class JournalPages {
       if (offset >= total) return { rows: [], total };
       const after = total - offset - limit; // rows older than the page
       if (offset <= this.directSkip) {
-        return { rows: this.rows(w, 'DESC', '', { limit, offset }), total };
+        // No more than the rows there are: a walk in id order asked for more would step over
+        // every entry left in the index looking for them (the last page of a date range).
+        const rows = this.rows(w, 'DESC', '', { limit: Math.min(limit, total - offset), offset });
+        return { rows, total };
       }
       if (after <= this.directSkip) {
         // Near the end: counted from the oldest, then put newest first.
