@@ -7,11 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import Database from 'better-sqlite3';
-
 import { GatewayClient } from '../../../main/gateway/client';
 import { MemorySecretStore } from '../../../main/secrets';
 import { PaydeskServices } from '../../../main/services/app';
+import { openDatabase } from '../../../main/store/database';
+import { Journal } from '../../../main/store/journal';
+import { Profiles } from '../../../main/store/profiles';
 import type { BenchLine, BenchRow } from '../lib/report';
 import { median, ms, num, now, ratio } from '../lib/stats';
 
@@ -52,21 +53,45 @@ async function rate<T>(
 const COMMITS = 50;
 
 /**
- * Median time of one fsync'd commit (WAL, synchronous = FULL, one small row) on a file in the
- * bench's data folder: what a refund's write-ahead entry must wait for at least, and what the
- * bare client never pays (the sandbox's own database commits without an fsync).
+ * Median time of one write-ahead commit: a refund's journal entry (Journal.begin) in its own
+ * IMMEDIATE transaction on a database made by the app's migrations, committed with the fsync
+ * it must wait for (synchronous = FULL). What every refund through the services waits for
+ * before its request leaves, and what the bare client never pays (the sandbox's database
+ * commits without an fsync).
  */
-function fsyncCommitMs(dir: string): number {
-  const db = new Database(join(dir, 'fsync-probe.sqlite'));
+function writeAheadCommitMs(dir: string, round: number): number {
+  const db = openDatabase(join(dir, `write-ahead-probe-${round}.sqlite`));
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.exec('CREATE TABLE IF NOT EXISTS probe (v TEXT)');
-    const insert = db.prepare('INSERT INTO probe (v) VALUES (?)');
+    const profileId = new Profiles(db).create({
+      name: 'Probe',
+      environment: 'sandbox',
+      baseUrl: 'http://127.0.0.1:9/paynet',
+      endpointId: '1111',
+      login: 'probe',
+    }).id;
+    const journal = new Journal(db);
     const times: number[] = [];
     for (let i = 0; i < COMMITS; i++) {
+      const clientOrderId = `pd-probe-${round}-${i}`;
       const start = now();
-      insert.run('x'.repeat(200));
+      db.transaction(() =>
+        journal.begin({
+          clientOrderId,
+          profileId,
+          operator: 'bench',
+          operation: 'RETURN',
+          targetOrderId: String(9_000_000 + i),
+          amountMinor: 100n,
+          currency: 'EUR',
+          reason: 'Damaged',
+          action: 'partial-refund',
+          fields: {
+            client_orderid: clientOrderId,
+            orderid: String(9_000_000 + i),
+            comment: 'Damaged',
+          },
+        }),
+      ).immediate();
       times.push(now() - start);
     }
     return median(times);
@@ -182,7 +207,7 @@ export const refundsRow: BenchRow = {
         seq.reference.push(await viaBareClient(SEQUENTIAL, 1));
         par.project.push(await viaServices(CONCURRENT, WIDTH));
         par.reference.push(await viaBareClient(CONCURRENT, WIDTH));
-        fsyncs.push(fsyncCommitMs(dataDir));
+        fsyncs.push(writeAheadCommitMs(dataDir, rep));
       }
       const fsync = median(fsyncs);
       const s = { project: median(seq.project), reference: median(seq.reference) };
@@ -210,12 +235,12 @@ export const refundsRow: BenchRow = {
           note: `${REPS} runs per side of ${CONCURRENT} refunds (or ${RUN_MS / 1000} s)`,
         },
         {
-          figure: "(extra) one fsync'd SQLite commit, the floor of a refund's write-ahead entry",
+          figure: "(extra) one refund's write-ahead commit (journal entry, fsync'd)",
           project: ms(fsync),
           reference: `a bare refund (status + return): ${ms(1000 / s.reference)}`,
           ratio: ratio(fsync, 1000 / s.reference),
           target: '',
-          note: `${REPS} x ${COMMITS} one-row commits (WAL, synchronous = FULL) on a file beside the app's database, one series per repetition, medians. A refund through the services waits for one such fsync before its request leaves (its answers commit without one; store/durability.ts); the bare client waits for none (the sandbox's database commits without an fsync). So sequential refunds through the services reach at most ${num(1000 / (1000 / s.reference + fsync))}/s here, ${ratio(1000 / (1000 / s.reference + fsync), s.reference)} the bare client, before any work of their own`,
+          note: `${REPS} x ${COMMITS} journal entries (Journal.begin, each in its own IMMEDIATE transaction, synchronous = FULL) on a fresh database beside the app's, one series per repetition, medians. A refund through the services waits for one such commit before its request leaves (its answers commit without one; store/durability.ts); the bare client waits for none (the sandbox's database commits without an fsync). So sequential refunds through the services reach at most ${num(1000 / (1000 / s.reference + fsync))}/s here, ${ratio(1000 / (1000 / s.reference + fsync), s.reference)} the bare client, before any work of their own`,
         },
       ];
       return lines;
