@@ -23,7 +23,7 @@ import {
   type ResultOf,
 } from '../preload/contract';
 import { GatewayError, InputError, ValidationError } from './gateway/errors';
-import { KeyError } from './keys';
+import { KeyError } from './keys/errors';
 import { silentLogger, type Logger } from './log';
 import { SecretStoreError, SecretStoreUnavailableError } from './secrets';
 import { ServiceError } from './services/errors';

@@ -1,7 +1,7 @@
 // Scheme A: the SHA-1 `control` checksum. Concatenate the values the operation's formula
 // names, in order, with no separator, UTF-8, SHA-1, lowercase hex (gateway-notes.md).
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 import { parseAmount } from './amount';
 import { InputError } from './errors';
@@ -15,7 +15,8 @@ export interface ControlInputs {
 }
 
 export function sha1Hex(text: string): string {
-  return createHash('sha1').update(text, 'utf8').digest('hex');
+  // One-shot: no Hash object per request (every request of Scheme A computes one).
+  return hash('sha1', text, 'hex');
 }
 
 /**

@@ -89,8 +89,27 @@ export function validateBaseUrl(baseUrl: string): URL {
   return url;
 }
 
+/**
+ * Base URLs already found valid, with each operation's URL under them: every request checks
+ * its profile's base URL and builds its URL, and a profile's base URL rarely changes.
+ * Bounded: cleared when it grows past a few profiles' worth.
+ */
+const checkedBaseUrls = new Map<string, Map<string, string>>();
+const CHECKED_BASE_URLS_KEPT = 64;
+
+function checkedBaseUrl(baseUrl: string): Map<string, string> {
+  let urls = checkedBaseUrls.get(baseUrl);
+  if (!urls) {
+    validateBaseUrl(baseUrl); // throws for a bad one, which is never kept
+    if (checkedBaseUrls.size >= CHECKED_BASE_URLS_KEPT) checkedBaseUrls.clear();
+    urls = new Map();
+    checkedBaseUrls.set(baseUrl, urls);
+  }
+  return urls;
+}
+
 function validateCredentials(credentials: Credentials): void {
-  validateBaseUrl(credentials.baseUrl);
+  checkedBaseUrl(credentials.baseUrl);
   if (!/^[1-9]\d{0,18}$/.test(credentials.endpointId.trim())) {
     throw new InputError(
       `The endpoint id ${JSON.stringify(credentials.endpointId)} must be the whole number the gateway gave you, for example 1111.`,
@@ -107,9 +126,16 @@ function validateCredentials(credentials: Credentials): void {
 
 /** `{baseUrl}{path}/{endpointId}`, keeping the base URL's path prefix. */
 export function operationUrl(baseUrl: string, path: string, endpointId: string): string {
-  const base = validateBaseUrl(baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, '');
-  return `${base.origin}${prefix}${path}/${encodeURIComponent(endpointId.trim())}`;
+  const urls = checkedBaseUrl(baseUrl);
+  const key = `${path}\n${endpointId}`;
+  let url = urls.get(key);
+  if (url === undefined) {
+    const base = validateBaseUrl(baseUrl);
+    const prefix = base.pathname.replace(/\/+$/, '');
+    url = `${base.origin}${prefix}${path}/${encodeURIComponent(endpointId.trim())}`;
+    urls.set(key, url);
+  }
+  return url;
 }
 
 /** application/x-www-form-urlencoded with RFC 3986 encoding (a space is %20, never +). */

@@ -160,11 +160,35 @@ function emptyFields(): Record<string, string> {
  * array (and whatever amounts it holds) is ignored, and so are null values.
  */
 function parseJsonBody(body: string): Record<string, string> | undefined {
+  // The plain parse is exact for every string, boolean and null. A number it reads is a float:
+  // an answer with a top-level number is read again keeping each number's source text (the
+  // reviver costs more than the parse itself, for every answer).
+  let root: unknown;
+  try {
+    root = JSON.parse(body);
+  } catch {
+    return undefined; // not JSON
+  }
+  if (root === null || typeof root !== 'object' || Array.isArray(root)) return undefined;
+  const fields = emptyFields();
+  for (const name of Object.keys(root)) {
+    if (UNSAFE_KEYS.has(name)) continue;
+    const value = (root as Record<string, unknown>)[name];
+    if (typeof value === 'string') fields[name] = value.trim();
+    else if (typeof value === 'number') return parseJsonKeepingNumbers(body);
+    else if (typeof value === 'boolean') fields[name] = String(value);
+  }
+  if (typeof (root as { type?: unknown }).type !== 'string') return undefined;
+  return fields;
+}
+
+/** As parseJsonBody, every number kept as the exact text the gateway wrote. */
+function parseJsonKeepingNumbers(body: string): Record<string, string> | undefined {
   let root: unknown;
   try {
     root = (JSON.parse as (text: string, reviver: SourceReviver) => unknown)(body, keepNumberText);
   } catch {
-    return undefined; // not JSON, or nested too deep to read
+    return undefined; // nested too deep to read
   }
   if (root === null || typeof root !== 'object' || Array.isArray(root)) return undefined;
   if (root instanceof NumberText) return undefined;
@@ -249,7 +273,8 @@ function base(fields: Record<string, string>): ResponseBase {
     clientOrderId: fields['merchant-order-id'],
     orderId: fields['paynet-order-id'],
     endpointId: fields['end-point-id'],
-    fields: Object.freeze({ ...fields }),
+    // The answer's own field map (made for this answer, with no prototype), frozen as it is.
+    fields: Object.freeze(fields),
   };
 }
 

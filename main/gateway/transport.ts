@@ -65,9 +65,12 @@ function describeNetworkError(
  * The answer's bytes as text, or undefined when they are not valid UTF-8: a lenient decoder
  * would swap bad bytes for U+FFFD and we would read (and store) something the gateway never said.
  */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 function decodeUtf8(bytes: Buffer): string | undefined {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // One decoder for every answer: without `stream`, each decode() starts afresh.
+    return utf8.decode(bytes);
   } catch {
     return undefined;
   }
@@ -154,7 +157,9 @@ export function sendPrepared(
         finish(() => {
           const status = res.statusCode ?? 0;
           const contentType = String(res.headers['content-type'] ?? '');
-          const body = decodeUtf8(Buffer.concat(chunks));
+          const body = decodeUtf8(
+            chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks),
+          );
           if (body === undefined) {
             reject(
               new UnreadableResponseError(status, contentType, 'the body is not valid UTF-8 text'),

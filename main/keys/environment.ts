@@ -3,7 +3,7 @@
 // production trusts. The profiles store calls this with every attachment it knows, the retired
 // ones included: a key that has ever been production's stays production's.
 
-import { type Fingerprint, normalizeFingerprint } from './fingerprint';
+import { type Fingerprint, normalizeFingerprint } from './fingerprint-text';
 
 /** Mirrors main/store/profiles' Environment; a test checks the two stay equal. */
 export type KeyEnvironment = 'production' | 'test' | 'sandbox';

@@ -6,20 +6,11 @@ import { createHash } from 'node:crypto';
 
 import forge from 'node-forge';
 
-import { KeyError } from './errors';
+import { type Fingerprint, formatFingerprint } from './fingerprint-text';
 import { readRsaPublicKey } from './pem';
-
-/** `AB:CD:...`: 32 bytes, uppercase hex, colon-separated. */
-export type Fingerprint = string;
-
-const CANONICAL = /^[0-9A-F]{2}(?::[0-9A-F]{2}){31}$/;
 
 export function spkiDer(publicKey: forge.pki.rsa.PublicKey): Buffer {
   return Buffer.from(forge.asn1.toDer(forge.pki.publicKeyToAsn1(publicKey)).getBytes(), 'binary');
-}
-
-export function formatFingerprint(digest: Uint8Array): Fingerprint {
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0').toUpperCase()).join(':');
 }
 
 export function fingerprintOfKey(publicKey: forge.pki.rsa.PublicKey): Fingerprint {
@@ -35,20 +26,4 @@ export function fingerprintOf(publicKeyPem: string): Fingerprint {
   return fingerprintOfKey(readRsaPublicKey(publicKeyPem));
 }
 
-/**
- * Brings a fingerprint someone typed or pasted (any case, with or without colons or spaces) to
- * the canonical form, so comparisons never fail on spelling.
- */
-export function normalizeFingerprint(text: string): Fingerprint {
-  const hex = text.replace(/[\s:]/g, '').toUpperCase();
-  if (!/^[0-9A-F]{64}$/.test(hex)) {
-    throw new KeyError(
-      'invalid-fingerprint',
-      'A key fingerprint is 32 bytes of SHA-256 written as hex, like "AB:CD:…" (64 hex digits).',
-    );
-  }
-  const canonical = hex.replace(/(..)(?!$)/g, '$1:');
-  // The regex above cannot fail to produce this shape; the check documents the contract.
-  if (!CANONICAL.test(canonical)) throw new KeyError('invalid-fingerprint', 'Bad fingerprint.');
-  return canonical;
-}
+export { type Fingerprint, formatFingerprint, normalizeFingerprint } from './fingerprint-text';

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
-import { generateKeyPair, importPrivateKey, type KeySize } from '../keys';
+import type { KeySize } from '../keys';
+import { generateNativeKeyMaterial, publicKeyMaterial } from '../keys/native';
 import { silentLogger, type Logger } from '../log';
 import { startSandbox, type Sandbox } from '../sandbox';
 import type { SecretStore } from '../secrets';
@@ -262,9 +263,10 @@ async function startEmbeddedSandbox(
     : undefined;
   // The sandbox's own secrets are Paydesk's to make: if the keychain lost them, make new ones.
   controlKey ??= randomUUID().toUpperCase();
+  // The sandbox's own key, made and read with node:crypto alone (keys/native.ts).
   const material = privateKeyPem
-    ? await importPrivateKey(privateKeyPem)
-    : await generateKeyPair(options.sandboxKeyBits ?? 2048);
+    ? { ...publicKeyMaterial(privateKeyPem), privateKeyPkcs8Pem: privateKeyPem }
+    : await generateNativeKeyMaterial(options.sandboxKeyBits ?? 2048);
 
   const sandbox = await startSandbox({
     database: join(options.dataDir, 'sandbox.sqlite'),

@@ -1,9 +1,12 @@
 // The profile's RSA key for OAuth RSA-SHA256: generated or imported in main, the private key
 // stored in the keychain only, the public key and fingerprint shown and exported.
 
-import { generateKeyPair, importPrivateKey, type KeyMaterial, type KeySize } from '../keys';
+import type { KeyMaterial, KeySize } from '../keys';
 import type { SecretStore } from '../secrets';
 import type { KeyHistoryEntry, Profile, Profiles } from '../store/profiles';
+
+/** node-forge, under main/keys, loads only when a key is made or read here, not at start. */
+const keys = () => import('../keys');
 
 export interface PublicKeyView {
   profileId: string;
@@ -27,13 +30,13 @@ export class KeyService {
   async generate(profileId: string, bits: KeySize = 4096): Promise<PublicKeyView> {
     this.profiles.require(profileId);
     this.profiles.requireWritable('attach a new key');
-    return this.attach(profileId, await generateKeyPair(bits));
+    return this.attach(profileId, await (await keys()).generateKeyPair(bits));
   }
 
   async import(profileId: string, pem: string, passphrase?: string): Promise<PublicKeyView> {
     this.profiles.require(profileId);
     this.profiles.requireWritable('attach a new key');
-    return this.attach(profileId, await importPrivateKey(pem, passphrase));
+    return this.attach(profileId, await (await keys()).importPrivateKey(pem, passphrase));
   }
 
   /** Import's checks without storing anything: what the key is, or why it would be refused. */
@@ -43,7 +46,7 @@ export class KeyService {
     passphrase?: string,
   ): Promise<{ fingerprint: string; bits: number }> {
     this.profiles.require(profileId);
-    const material = await importPrivateKey(pem, passphrase);
+    const material = await (await keys()).importPrivateKey(pem, passphrase);
     this.profiles.checkKey(profileId, material.fingerprint);
     return { fingerprint: material.fingerprint, bits: material.bits };
   }
@@ -53,7 +56,7 @@ export class KeyService {
     this.profiles.require(profileId);
     const pem = await this.secrets.get(profileId, 'rsa-private-key');
     if (!pem) return null;
-    const material = await importPrivateKey(pem);
+    const material = await (await keys()).importPrivateKey(pem);
     return this.view(profileId, material);
   }
 

@@ -91,7 +91,12 @@ export function csvLinesOfRaw(rows: readonly (readonly unknown[])[]): string {
   return text;
 }
 
+/** Anything csvCell changes: a formula's first character, or what needs quoting. */
+const NOT_PLAIN = /^[=+\-@\t\r]|[",\r\n]/;
+
 export function csvCell(value: string): string {
+  // Most cells are plain: one test instead of two (the export runs this for every cell).
+  if (!NOT_PLAIN.test(value)) return value;
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

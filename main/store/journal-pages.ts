@@ -47,6 +47,8 @@ interface Where {
   /** `WHERE ...` or '' */
   where: string;
   params: Record<string, string>;
+  /** The filter bounds the dates (from or to). */
+  dated: boolean;
 }
 
 interface Known {
@@ -91,7 +93,25 @@ export function whereClause(filter: JournalFilterShape): Where {
     clauses.push('created_at < @to');
     params.to = filter.to;
   }
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+  return {
+    where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '',
+    params,
+    dated: Boolean(filter.from || filter.to),
+  };
+}
+
+/**
+ * How a page's query orders by id. Walking an index in id order (journal_status_id, or the
+ * table itself) meets the page's rows first and stops after them, unless the filter's dates
+ * bound the end the walk starts from: newest first with a `to`, oldest first with a `from`.
+ * Then the walk would step over every entry outside the dates before the first match (the
+ * last page of "approved, last 30 days" would step over two years of approved entries), and
+ * `+id` (the same order, but no index may provide it) leaves SQLite to the date range's index
+ * and sorting what it finds.
+ */
+function byId(w: Where, order: 'ASC' | 'DESC'): string {
+  const boundedStart = order === 'DESC' ? w.params.to !== undefined : w.params.from !== undefined;
+  return boundedStart ? '+id' : 'id';
 }
 
 /** `where` with one more condition. */
@@ -162,7 +182,10 @@ export class JournalPages {
       if (offset >= total) return { rows: [], total };
       const after = total - offset - limit; // rows older than the page
       if (offset <= this.directSkip) {
-        return { rows: this.rows(w, 'DESC', '', { limit, offset }), total };
+        // No more than the rows there are: a walk in id order asked for more would step over
+        // every entry left in the index looking for them (the last page of a date range).
+        const rows = this.rows(w, 'DESC', '', { limit: Math.min(limit, total - offset), offset });
+        return { rows, total };
       }
       if (after <= this.directSkip) {
         // Near the end: counted from the oldest, then put newest first.
@@ -196,9 +219,12 @@ export class JournalPages {
     params: { limit: number; offset: number; anchor?: bigint },
   ): unknown[] {
     const where = condition ? and(w.where, condition) : w.where;
+    // From an anchor the walk starts at a match; from an end, only when the filter's dates do
+    // not bound that end (see byId).
+    const id = condition ? 'id' : byId(w, order);
     return this.statement(
       `SELECT * FROM journal WHERE id IN (
-         SELECT id FROM journal ${where} ORDER BY id ${order} LIMIT @limit OFFSET @offset
+         SELECT id FROM journal ${where} ORDER BY ${id} ${order} LIMIT @limit OFFSET @offset
        ) ORDER BY id ${order}`,
     )
       .safeIntegers(true)
@@ -207,7 +233,9 @@ export class JournalPages {
 
   /** The id at every this.anchorEvery-th position of the filter's rows, newest first. */
   private anchors(w: Where): bigint[] {
-    const ids = this.statement(`SELECT id FROM journal ${w.where} ORDER BY id DESC`)
+    const ids = this.statement(
+      `SELECT id FROM journal ${w.where} ORDER BY ${w.dated ? '+id' : 'id'} DESC`,
+    )
       .pluck()
       .safeIntegers(true)
       .all(w.params) as bigint[];

@@ -15,6 +15,7 @@ import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
 import { CSV_SOURCE_COLUMNS, csvLinesOfRaw } from './csv';
+import { withoutFsync } from './durability';
 import { JournalPages } from './journal-pages';
 import { findCardData } from '../../preload/card-data';
 import { freeTextFields, redactFields } from './redact';
@@ -453,6 +454,7 @@ export class Journal {
             };
       },
       'settled',
+      true,
     );
   }
 
@@ -469,6 +471,19 @@ export class Journal {
    * 'illegal' for a transition the state machine refuses.
    */
   private transition(
+    clientOrderId: string,
+    decide: (current: JournalEntry) => Decision,
+    to: string,
+    byHand = false,
+  ): JournalEntry {
+    // A person's settlement waits for the disk like any commit. A record of the gateway's answer
+    // does not (durability.ts): lost only to a power cut, which leaves the entry in flight, to
+    // be asked about by `status` again.
+    if (byHand) return this.transact(clientOrderId, decide, to);
+    return withoutFsync(this.db, () => this.transact(clientOrderId, decide, to));
+  }
+
+  private transact(
     clientOrderId: string,
     decide: (current: JournalEntry) => Decision,
     to: string,

@@ -193,4 +193,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX batch_actions_batch ON batch_actions(batch_id);
   `,
+  // 8: the Journal screen's status filter in the page's own order (newest id first), with the
+  // date in the index: its first page is the first 100 matches met walking down the index,
+  // instead of every match of the date range sorted by id (journal-pages.ts says which index
+  // a page's query leaves to the date range).
+  `
+  CREATE INDEX journal_status_id ON journal(status, id, created_at);
+  `,
 ];

@@ -3,6 +3,8 @@
 
 import { randomUUID } from 'node:crypto';
 
+import type Database from 'better-sqlite3';
+
 import { validateBaseUrl } from '../gateway/request';
 import { checkKeyEnvironment } from '../keys/environment';
 import { BROKEN_TEXT_MESSAGE, isWellFormedText, unsafeTextMessage } from '../../preload/text-rules';
@@ -132,8 +134,12 @@ export class Profiles {
     return (this.db.prepare('SELECT * FROM profiles ORDER BY name').all() as Row[]).map(toProfile);
   }
 
+  /** Compiled once: every operation reads its profile. */
+  private byId?: Database.Statement;
+
   get(id: string): Profile | undefined {
-    const row = this.db.prepare('SELECT * FROM profiles WHERE id = ?').get(id) as Row | undefined;
+    this.byId ??= this.db.prepare('SELECT * FROM profiles WHERE id = ?');
+    const row = this.byId.get(id) as Row | undefined;
     return row ? toProfile(row) : undefined;
   }
 

@@ -3,7 +3,10 @@
 // the shop's id, the orderid, the customer's e-mail or the card's last four digits. It holds
 // what the gateway's status showed, never more of the card than its last four digits.
 
+import type Database from 'better-sqlite3';
+
 import type { Db } from './database';
+import { withoutFsync } from './durability';
 
 export interface RecentOrder {
   profileId: string;
@@ -51,12 +54,16 @@ export class RecentOrders {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Records (or refreshes) an order as seen now. */
+  private upsert?: Database.Statement;
+
+  /**
+   * Records (or refreshes) an order as seen now. A convenience list, so its commit does not
+   * wait for the disk (durability.ts): a power cut may forget the last few looked up.
+   */
   seen(order: Omit<RecentOrder, 'seenAt'>): void {
     const lastFour = order.lastFour && /^\d{4}$/.test(order.lastFour) ? order.lastFour : null;
-    this.db
-      .prepare(
-        `INSERT INTO recent_orders (profile_id, orderid, client_orderid, email, last_four,
+    this.upsert ??= this.db.prepare(
+      `INSERT INTO recent_orders (profile_id, orderid, client_orderid, email, last_four,
            transaction_type, amount, currency, state_label, seen_at)
          VALUES (@profileId, @orderId, @clientOrderId, @email, @lastFour, @transactionType,
            @amount, @currency, @stateLabel, @seenAt)
@@ -69,8 +76,11 @@ export class RecentOrders {
            currency = COALESCE(excluded.currency, currency),
            state_label = COALESCE(excluded.state_label, state_label),
            seen_at = excluded.seen_at`,
-      )
-      .run({ ...order, lastFour, seenAt: this.now().toISOString() });
+    );
+    const upsert = this.upsert;
+    withoutFsync(this.db, () =>
+      upsert.run({ ...order, lastFour, seenAt: this.now().toISOString() }),
+    );
   }
 
   /**

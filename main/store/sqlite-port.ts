@@ -3,6 +3,7 @@
 // transaction, so a second window or process on the same file sees the first entry as pending.
 
 import { requireWritable, type Db } from './database';
+import { GroupCommit } from './group-commit';
 import { Journal, type EntryResult, type JournalEntry, type JournalFilter } from './journal';
 import {
   checkClaimedEntry,
@@ -23,27 +24,31 @@ function at<T>(work: () => T): Promise<T> {
 export class SqliteJournalPort implements JournalPort {
   readonly store = 'sqlite' as const;
 
+  private readonly claims: GroupCommit;
+
   constructor(
     private readonly db: Db,
     readonly journal: Journal = new Journal(db),
-  ) {}
+  ) {
+    this.claims = new GroupCommit(db);
+  }
 
   requireWritable(action: string): Promise<void> {
     return at(() => requireWritable(this.db, action));
   }
 
+  /**
+   * Claims decided at the same moment share one IMMEDIATE transaction and one fsync
+   * (group-commit.ts); each resolves once its entry is on disk.
+   */
   claim<T>(claim: OrderClaim, decide: ClaimDecision<T>): Promise<ClaimResult<T>> {
-    return at(() =>
-      this.db
-        .transaction((): ClaimResult<T> => {
-          const claimed = this.journal.get(claim.clientOrderId);
-          if (claimed) return { claimed };
-          const { entry, decided } = decide(this.journal.forTarget(claim.orderId));
-          checkClaimedEntry(claim, entry);
-          return { entry: this.journal.begin(entry), decided };
-        })
-        .immediate(),
-    );
+    return this.claims.run((): ClaimResult<T> => {
+      const claimed = this.journal.get(claim.clientOrderId);
+      if (claimed) return { claimed };
+      const { entry, decided } = decide(this.journal.forTarget(claim.orderId));
+      checkClaimedEntry(claim, entry);
+      return { entry: this.journal.begin(entry), decided };
+    });
   }
 
   begin(entry: Parameters<Journal['begin']>[0]): Promise<JournalEntry> {

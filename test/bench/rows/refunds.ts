@@ -10,8 +10,11 @@ import { join } from 'node:path';
 import { GatewayClient } from '../../../main/gateway/client';
 import { MemorySecretStore } from '../../../main/secrets';
 import { PaydeskServices } from '../../../main/services/app';
+import { openDatabase } from '../../../main/store/database';
+import { Journal } from '../../../main/store/journal';
+import { Profiles } from '../../../main/store/profiles';
 import type { BenchLine, BenchRow } from '../lib/report';
-import { median, num, now, ratio } from '../lib/stats';
+import { median, ms, num, now, ratio } from '../lib/stats';
 
 const REPS = 3;
 const SEQUENTIAL = 100;
@@ -45,6 +48,56 @@ async function rate<T>(
   await Promise.all(Array.from({ length: width }, worker));
   if (taken === 0) throw new Error('no approved sales were left to refund');
   return taken / ((now() - start) / 1000);
+}
+
+const COMMITS = 50;
+
+/**
+ * Median time of one write-ahead commit: a refund's journal entry (Journal.begin) in its own
+ * IMMEDIATE transaction on a database made by the app's migrations, committed with the fsync
+ * it must wait for (synchronous = FULL). What every refund through the services waits for
+ * before its request leaves, and what the bare client never pays (the sandbox's database
+ * commits without an fsync).
+ */
+function writeAheadCommitMs(dir: string, round: number): number {
+  const db = openDatabase(join(dir, `write-ahead-probe-${round}.sqlite`));
+  try {
+    const profileId = new Profiles(db).create({
+      name: 'Probe',
+      environment: 'sandbox',
+      baseUrl: 'http://127.0.0.1:9/paynet',
+      endpointId: '1111',
+      login: 'probe',
+    }).id;
+    const journal = new Journal(db);
+    const times: number[] = [];
+    for (let i = 0; i < COMMITS; i++) {
+      const clientOrderId = `pd-probe-${round}-${i}`;
+      const start = now();
+      db.transaction(() =>
+        journal.begin({
+          clientOrderId,
+          profileId,
+          operator: 'bench',
+          operation: 'RETURN',
+          targetOrderId: String(9_000_000 + i),
+          amountMinor: 100n,
+          currency: 'EUR',
+          reason: 'Damaged',
+          action: 'partial-refund',
+          fields: {
+            client_orderid: clientOrderId,
+            orderid: String(9_000_000 + i),
+            comment: 'Damaged',
+          },
+        }),
+      ).immediate();
+      times.push(now() - start);
+    }
+    return median(times);
+  } finally {
+    db.close();
+  }
 }
 
 export const refundsRow: BenchRow = {
@@ -146,6 +199,7 @@ export const refundsRow: BenchRow = {
       // Each repetition runs all four (services and bare, sequential and 16 at a time), so the
       // "2.5x sequential" comparison is between neighbours in time too.
       context.log('rows 2-3: measuring');
+      const fsyncs: number[] = [];
       const seq = { project: [] as number[], reference: [] as number[] };
       const par = { project: [] as number[], reference: [] as number[] };
       for (let rep = 0; rep < REPS; rep++) {
@@ -153,7 +207,9 @@ export const refundsRow: BenchRow = {
         seq.reference.push(await viaBareClient(SEQUENTIAL, 1));
         par.project.push(await viaServices(CONCURRENT, WIDTH));
         par.reference.push(await viaBareClient(CONCURRENT, WIDTH));
+        fsyncs.push(writeAheadCommitMs(dataDir, rep));
       }
+      const fsync = median(fsyncs);
       const s = { project: median(seq.project), reference: median(seq.reference) };
       const p = { project: median(par.project), reference: median(par.reference) };
       context.log(
@@ -177,6 +233,14 @@ export const refundsRow: BenchRow = {
           target: '>= 0.8x bare at 16, and >= 2.5x sequential',
           met: p.project / p.reference >= 0.8 && p.project / s.project >= 2.5,
           note: `${REPS} runs per side of ${CONCURRENT} refunds (or ${RUN_MS / 1000} s)`,
+        },
+        {
+          figure: "(extra) one refund's write-ahead commit (journal entry, fsync'd)",
+          project: ms(fsync),
+          reference: `a bare refund (status + return): ${ms(1000 / s.reference)}`,
+          ratio: ratio(fsync, 1000 / s.reference),
+          target: '',
+          note: `${REPS} x ${COMMITS} journal entries (Journal.begin, each in its own IMMEDIATE transaction, synchronous = FULL) on a fresh database beside the app's, one series per repetition, medians. A refund through the services waits for one such commit before its request leaves (its answers commit without one; store/durability.ts); the bare client waits for none (the sandbox's database commits without an fsync). So sequential refunds through the services reach at most ${num(1000 / (1000 / s.reference + fsync))}/s here, ${ratio(1000 / (1000 / s.reference + fsync), s.reference)} the bare client, before any work of their own`,
         },
       ];
       return lines;
