@@ -24,6 +24,9 @@ import { PayLinkService } from './paylinks';
 import { PayoutService } from './payouts';
 import { ProfileService } from './profiles';
 import { RecurringService } from './recurring';
+import { openJournalAtStart, type StartupJournal } from './team/journal-at-start';
+import { TeamSettingsService } from './team/team-settings';
+import type { TeamOpenOptions } from '../store/postgres/connect';
 
 export interface StartOptions {
   dataDir: string;
@@ -37,6 +40,8 @@ export interface StartOptions {
   sandboxDelayMs?: number;
   /** Key size for the embedded sandbox's own key; small so the first start takes seconds. */
   sandboxKeyBits?: KeySize;
+  /** Timeouts of the team journal's connection (tests shorten them). */
+  team?: TeamOpenOptions;
 }
 
 export interface StartupReport {
@@ -44,6 +49,8 @@ export interface StartupReport {
   /** A damaged, read-only or unwritable database opens the app read-only, with the reason. */
   store: { writable: true; file: string } | ({ writable: false } & StoreFault);
   firstRun: boolean;
+  /** Which journal this desk writes; a team journal that could not be used at start says why. */
+  journal: StartupJournal['report'];
   sandbox:
     { running: true; baseUrl: string; profileId: string } | { running: false; message: string };
 }
@@ -69,6 +76,10 @@ export class PaydeskServices {
     readonly reconciled: Promise<JournalEntry[]>,
     private readonly sandbox: Sandbox | undefined,
     private readonly store: Store,
+    /** The journal chosen at start (local SQLite or the team's PostgreSQL) and who writes it. */
+    readonly journalAtStart: StartupJournal,
+    /** Settings -> Team journal. */
+    readonly team: TeamSettingsService,
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
@@ -84,6 +95,15 @@ export class PaydeskServices {
         file: store.fault.file,
       });
     }
+    // The team's journal when this desk uses one (team.json), never the local one instead.
+    const opened = await openJournalAtStart({
+      dataDir: options.dataDir,
+      db,
+      secrets: options.secrets,
+      operator: options.operator,
+      log,
+      ...(options.team ? { team: options.team } : {}),
+    });
     const profiles = new Profiles(db);
     const journal = new Journal(db);
     const connections = new Connections(profiles, options.secrets, defaultClientFactory());
@@ -130,6 +150,7 @@ export class PaydeskServices {
         // First run is a fact of the database, not of the keychain: no profile yet (and a
         // database that could not be read is not a first run).
         firstRun: !store.fault && profiles.list().length === 0,
+        journal: opened.report,
         sandbox: {
           running: false,
           message: 'The built-in sandbox needs the keychain for its keys.',
@@ -141,6 +162,7 @@ export class PaydeskServices {
         keychain: { usable: true },
         store: storeReport,
         firstRun: false,
+        journal: opened.report,
         sandbox: {
           running: false,
           message: 'The built-in sandbox does not start while the database is read-only.',
@@ -159,6 +181,7 @@ export class PaydeskServices {
           keychain: { usable: true },
           store: storeReport,
           firstRun: started.firstRun,
+          journal: opened.report,
           sandbox: { running: true, baseUrl: sandbox.baseUrl, profileId: started.profile.id },
         };
       } else {
@@ -166,6 +189,7 @@ export class PaydeskServices {
           keychain: { usable: true },
           store: storeReport,
           firstRun: false,
+          journal: opened.report,
           sandbox: { running: false, message: started.message },
         };
       }
@@ -192,6 +216,8 @@ export class PaydeskServices {
       reconciled,
       sandbox,
       store,
+      opened,
+      new TeamSettingsService(options.dataDir, options.secrets, options.team),
     );
   }
 
@@ -200,6 +226,7 @@ export class PaydeskServices {
     await this.batches.close(); // paused: the rows being sent reach their end first
     await this.orders.close(); // the one action path: every follow-up stops
     await this.sandbox?.close();
+    await this.journalAtStart.session.close();
     this.store.close();
   }
 }
