@@ -79,7 +79,10 @@ async function shot(page: Page, path: string): Promise<string> {
   return path;
 }
 
-/** team-journal.png (a support login's connection tested) and orders-support.png. */
+/**
+ * team-journal.png (a support login's connection tested), orders-support.png, and
+ * team-journal-away.png (a finance desk started while the database was stopped).
+ */
 export async function shootTeam(
   cluster: PgCluster,
   team: TeamHarness,
@@ -116,6 +119,20 @@ export async function shootTeam(
   } finally {
     await support.close();
     support.cleanUp();
+  }
+
+  await cluster.halt();
+  let away: Awaited<ReturnType<typeof teamDesk>> | undefined;
+  try {
+    away = await teamDesk(cluster, team, 'ann', 'Front-1');
+    await away.open('#/team-journal');
+    await away.page.getByText('The team journal cannot be used right now.').waitFor();
+    await away.page.getByText('Writes the team journal').waitFor();
+    paths.push(await shot(away.page, join(dir, 'team-journal-away.png')));
+  } finally {
+    await away?.close();
+    away?.cleanUp();
+    await cluster.resume();
   }
   return paths;
 }

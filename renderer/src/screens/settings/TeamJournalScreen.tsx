@@ -197,11 +197,10 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
             <strong>{current.login}</strong>
             {current.groups.length > 0 ? ` in ${current.groups.join(', ')}` : ''}, desk{' '}
             <strong>{current.desk}</strong>.{' '}
-            {current.reachable ? 'The database answers.' : 'The database cannot be used right now.'}
+            {current.reachable
+              ? 'The database answers.'
+              : 'The database cannot be used right now (the notice above says why).'}
           </p>
-        )}
-        {current && onTeam && !current.reachable && current.problem && (
-          <Notice kind="warning">{current.problem}</Notice>
         )}
         {onTeam && (
           <div className="button-row">
