@@ -189,14 +189,14 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
       get: () => services.journalAtStart.session.get(),
     },
     team: {
-      settings: () => services.team.current(),
-      test: (req) => services.team.test(req),
+      settings: () => services.teamSettings.current(),
+      test: (req) => services.teamSettings.test(req),
       use: async (req) => {
-        await services.team.use(req);
+        await services.teamSettings.use(req);
         return restart();
       },
       stop: async () => {
-        await services.team.stop();
+        await services.teamSettings.stop();
         return restart();
       },
     },

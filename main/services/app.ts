@@ -79,7 +79,7 @@ export class PaydeskServices {
     /** The journal chosen at start (local SQLite or the team's PostgreSQL) and who writes it. */
     readonly journalAtStart: StartupJournal,
     /** Settings -> Team journal. */
-    readonly team: TeamSettingsService,
+    readonly teamSettings: TeamSettingsService,
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {

@@ -11,7 +11,11 @@ import type { SecretStore } from '../../secrets';
 import type { Db } from '../../store/database';
 import { StoreError } from '../../store/errors';
 import type { JournalPort } from '../../store/port';
-import { connectTeamJournal, type TeamOpenOptions } from '../../store/postgres/connect';
+import {
+  connectTeamJournal,
+  type TeamConnection,
+  type TeamOpenOptions,
+} from '../../store/postgres/connect';
 import { SqliteJournalPort } from '../../store/sqlite-port';
 import type { SessionData } from '../../../preload/team-contract';
 import { readTeamPassword, readTeamSettings, withPassword } from './settings';
@@ -27,6 +31,8 @@ export interface JournalSession {
 export interface StartupJournal {
   port: JournalPort;
   session: JournalSession;
+  /** The team's connection (its pool, desk and server) when this desk opened one. */
+  team?: TeamConnection;
   /** For the startup report and the log. */
   report: { kind: 'local' } | { kind: 'team'; reachable: boolean; where: string; message?: string };
 }
@@ -84,6 +90,7 @@ export async function openJournalAtStart(options: JournalAtStartOptions): Promis
   const desk = settings.desk;
   return {
     port,
+    team: connection,
     session: {
       journal: 'team',
       async get() {

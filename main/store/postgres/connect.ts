@@ -44,6 +44,10 @@ export interface TeamJournal {
 export interface TeamConnection {
   journal: PgJournal;
   where: string;
+  /** This desk's name, as given in the settings. */
+  desk: string;
+  /** The pool the journal uses (the team's profiles and the upload may share it). */
+  pool: pg.Pool;
   /** Checks the server, the login, its group and the schema; throws a StoreError saying what is wrong. */
   check(): Promise<{ login: string; roles: string[]; schemaVersion: number }>;
   close(): Promise<void>;
@@ -134,6 +138,8 @@ export function connectTeamJournal(
   return {
     journal,
     where,
+    desk: settings.desk,
+    pool,
     check,
     close: () => (closed ??= pool.end().catch(() => undefined)),
   };
