@@ -18,10 +18,11 @@ import { readTeamSettings, TEAM_SECRET_ID } from '../../main/services/team/setti
 import { TeamSettingsService } from '../../main/services/team/team-settings';
 import { openStore, type Store } from '../../main/store/database';
 import { Journal } from '../../main/store/journal';
-import { TEAM_SCHEMA_VERSION } from '../../main/store/postgres/connect';
+import { connectTeamJournal, TEAM_SCHEMA_VERSION } from '../../main/store/postgres/connect';
 import { contract } from '../../preload/contract';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
+import { selfSignedCertificate } from '../support/tls';
 
 const withPostgres = postgresForTests('the team journal settings tests');
 
@@ -151,6 +152,16 @@ describe.skipIf(!withPostgres)('the team journal from Settings to start (real Po
     // A test saves nothing.
     expect(existsSync(join(dataDir, 'team.json'))).toBe(false);
     expect(await secrets.get(TEAM_SECRET_ID, 'team-password')).toBeUndefined();
+  });
+
+  it('TLS chosen, and the server offers none: refused before the password leaves, saying who turns it on', async () => {
+    const refused = await rejection(
+      service().test({ ...settingsOf('ann', { tls: 'verified' }), password: passwordOf('ann') }),
+    );
+    expect(refused).toMatchObject({ code: 'NOT_ALLOWED' });
+    expect(refused.message).toBe(
+      `PostgreSQL at 127.0.0.1:${cluster.port} does not offer TLS, so Paydesk did not send the password. Ask your database administrator to turn TLS on (ssl = on); without TLS Paydesk connects only to a server on this computer.`,
+    );
   });
 
   it('a wrong password is refused with the database sentence, and nothing is saved', async () => {
@@ -284,5 +295,61 @@ describe.skipIf(!withPostgres)('the team journal from Settings to start (real Po
       groups: [],
       reachable: true,
     });
+  });
+});
+
+describe.skipIf(!withPostgres)('the team journal over TLS (real PostgreSQL serving TLS)', () => {
+  let cluster: PgCluster;
+  let team: TeamHarness;
+  let dataDir: string;
+  let ca: string;
+
+  beforeAll(async () => {
+    const certificate = selfSignedCertificate();
+    ca = certificate.cert;
+    cluster = await startCluster({ tls: certificate });
+    team = await teamHarness(cluster, 'tlsteam');
+    dataDir = mkdtempSync(join(tmpdir(), 'paydesk-team-tls-'));
+  });
+  afterAll(async () => {
+    await team?.close();
+    await cluster?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const settings = (extra: object) => ({
+    host: '127.0.0.1',
+    port: cluster.port,
+    database: 'tlsteam',
+    login: 'ann',
+    password: decodeURIComponent(new URL(team.team.urlOf('ann')).password),
+    desk: 'Front-1',
+    tls: 'verified' as const,
+    ...extra,
+  });
+  const service = () =>
+    new TeamSettingsService(dataDir, new MemorySecretStore(), { connectTimeoutMs: 5_000 });
+
+  it('connects with TLS when the company CA is pasted, and the session is encrypted', async () => {
+    const found = await service().test(settings({ caPem: ca }));
+    expect(found).toMatchObject({ login: 'ann', groups: ['paydesk_finance'] });
+    // The desk's own connection, as the start opens it: TLS, per the server.
+    const connection = connectTeamJournal(settings({ caPem: ca }));
+    try {
+      const { rows } = await connection.pool.query<{ ssl: boolean }>(
+        'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
+      );
+      expect(rows).toEqual([{ ssl: true }]);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('refuses a certificate it cannot verify, saying to paste the CA certificate', async () => {
+    const refused = await rejection(service().test(settings({})));
+    expect(refused).toMatchObject({ code: 'NOT_ALLOWED' });
+    expect(refused.message).toMatch(
+      /^The certificate of PostgreSQL at 127\.0\.0\.1:\d+ could not be verified \(.+\), so Paydesk did not send the password\. Paste your company's CA certificate in Settings -> Team journal, or ask your database administrator which one signs the server's certificate\.$/,
+    );
   });
 });
