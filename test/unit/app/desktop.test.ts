@@ -8,12 +8,13 @@ import { join } from 'node:path';
 
 import { afterAll, expect, it, vi } from 'vitest';
 
+import type * as Secrets from '../../../main/secrets';
 import * as fake from './fake-electron';
 
 vi.mock('electron', () => import('./fake-electron'));
 // The real keychain is tested in test/keychain; here the desk's keychain is the in-memory one.
 vi.mock('../../../main/secrets', async (original) => {
-  const real = await original<typeof import('../../../main/secrets')>();
+  const real: typeof Secrets = await original();
   return { ...real, KeytarSecretStore: real.MemorySecretStore };
 });
 
@@ -33,7 +34,7 @@ it('"Stop using it" answers, stops the services, then relaunches the app', async
     documentsDir: dir,
     version: 'test',
     dialog: fake.dialog as never,
-    clipboard: fake.clipboard as never,
+    clipboard: fake.clipboard,
     currentWindow: () => undefined,
     relaunch,
   });
