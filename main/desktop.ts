@@ -24,6 +24,11 @@ export interface DesktopDeps {
   clipboard: Pick<Clipboard, 'writeText'>;
   /** The window events go to; undefined while none is open. */
   currentWindow: () => BrowserWindow | undefined;
+  /**
+   * Starts Paydesk again (app.relaunch, then app.exit): the services open their journal once, at
+   * start, so switching to or from the team journal is a restart, after the services stopped.
+   */
+  relaunch: () => void;
 }
 
 export interface Desktop {
@@ -71,15 +76,25 @@ export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
         const win = deps.currentWindow();
         if (win) sendEvent(win.webContents, 'journalExportProgress', progress);
       },
+      // After the answer has left: the services stop (entries in flight stay for the next
+      // start), then the app starts again on the journal just chosen.
+      restartSoon: () => {
+        setImmediate(() => {
+          log.log('info', 'Restarting to open the journal chosen in Settings -> Team journal');
+          void stop().finally(() => deps.relaunch());
+        });
+      },
     }),
     { isTrustedSender: isAppTopFrame(APP_ORIGIN), log, databaseFile: services.report.store.file },
   );
   const unregister = await registerBridgeWithElectron(bridge);
-  return {
-    services,
-    stop: async () => {
+  let stopped: Promise<void> | undefined;
+  function stop(): Promise<void> {
+    stopped ??= (async () => {
       unregister();
       await services.close();
-    },
-  };
+    })();
+    return stopped;
+  }
+  return { services, stop };
 }

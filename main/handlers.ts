@@ -20,7 +20,15 @@ export interface DesktopDeps {
   copyText(text: string): Promise<void> | void;
   /** Told how far a CSV export has come (the window shows it). */
   exportProgress?(progress: ExportProgress): void;
+  /**
+   * Restarts the services once this answer has left (Electron: relaunch the app; the harness:
+   * stop and start them). Absent: the person quits and starts Paydesk again.
+   */
+  restartSoon?(): void;
 }
+
+const RESTARTING = 'Paydesk restarts now to open the journal you chose.';
+const RESTART_BY_HAND = 'Quit Paydesk and start it again to open the journal you chose.';
 
 export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Handlers {
   const requireKey = async (profileId: string) => {
@@ -31,6 +39,11 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
         'This profile has no RSA key yet; generate or import one first.',
       );
     return key;
+  };
+  const restart = () => {
+    if (!deps.restartSoon) return { restarting: false, message: RESTART_BY_HAND };
+    deps.restartSoon();
+    return { restarting: true, message: RESTARTING };
   };
   const actionResult = (r: { entry: Parameters<typeof journalRowView>[0]; replayed: boolean }) => ({
     entry: journalRowView(r.entry),
@@ -56,6 +69,7 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
                 file: report.store.file,
               },
           firstRun: report.firstRun,
+          journal: report.journal,
           sandbox: report.sandbox.running
             ? {
                 running: true,
@@ -173,6 +187,21 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
           await services.batches.resultCsv(batchId),
           'csv',
         );
+      },
+    },
+    session: {
+      get: () => services.journalAtStart.session.get(),
+    },
+    team: {
+      settings: () => services.teamSettings.current(),
+      test: (req) => services.teamSettings.test(req),
+      use: async (req) => {
+        await services.teamSettings.use(req);
+        return restart();
+      },
+      stop: async () => {
+        await services.teamSettings.stop();
+        return restart();
       },
     },
     tools: {

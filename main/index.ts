@@ -36,6 +36,10 @@ async function onReady(): Promise<void> {
     dialog,
     clipboard,
     currentWindow: () => mainWindow ?? undefined,
+    relaunch: () => {
+      app.relaunch();
+      app.exit(0);
+    },
   });
 
   openMainWindow();

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 
 import { findCardData } from './card-data';
+import { sessionSchema, teamCalls } from './team-contract';
 import { BROKEN_TEXT_MESSAGE, isWellFormedText, unsafeTextMessage } from './text-rules';
 
 /**
@@ -459,6 +460,13 @@ const startupReportSchema = z.object({
     file: z.string(),
   }),
   firstRun: z.boolean(),
+  /** Which journal this desk writes; a team journal unusable at start says why. */
+  journal: z.object({
+    kind: z.enum(['local', 'team']),
+    reachable: z.boolean().optional(),
+    where: z.string().optional(),
+    message: z.string().optional(),
+  }),
   sandbox: z.object({
     running: z.boolean(),
     baseUrl: z.string().optional(),
@@ -717,6 +725,17 @@ export const contract = {
     cancel: call(byBatch, batchViewSchema),
     /** Opens a save dialog in main and writes the result CSV of every row. */
     saveResult: call(byBatch, saveResultSchema),
+  },
+  /** Which journal this desk writes, as whom, in which Paydesk groups, and whether it is reachable. */
+  session: {
+    get: call(empty, sessionSchema),
+  },
+  /** Settings -> Team journal (preload/team-contract.ts). */
+  team: {
+    settings: call(teamCalls.settings.request, teamCalls.settings.result),
+    test: call(teamCalls.test.request, teamCalls.test.result),
+    use: call(teamCalls.use.request, teamCalls.use.result),
+    stop: call(teamCalls.stop.request, teamCalls.stop.result),
   },
   tools: {
     /** Is a callback a shop received genuine? Checked in main with the profile's control key. */

@@ -10,7 +10,10 @@ import { shootAdmin } from '../test/e2e/shots/admin';
 import { shootBatch } from '../test/e2e/shots/batch';
 import { shootMoney } from '../test/e2e/shots/money';
 import { shootOrders } from '../test/e2e/shots/orders';
+import { shootTeam } from '../test/e2e/shots/team';
 import { shootTools } from '../test/e2e/shots/tools';
+import { teamHarness } from '../test/support/journal-ports';
+import { postgresAvailability, startCluster } from '../test/support/postgres';
 
 const dir = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
 mkdirSync(dir, { recursive: true });
@@ -24,6 +27,20 @@ for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch
   } finally {
     await h.close();
   }
+}
+// Team mode needs a PostgreSQL: a throw-away cluster, as the team tests start.
+const postgres = postgresAvailability();
+if (postgres.usable) {
+  const cluster = await startCluster();
+  const team = await teamHarness(cluster, 'screens');
+  try {
+    written.push(...(await shootTeam(cluster, team, dir)));
+  } finally {
+    await team.close();
+    await cluster.stop();
+  }
+} else {
+  console.warn(`No team screenshots: ${postgres.reason}`);
 }
 await closeSharedBrowser();
 for (const file of written) console.log(relative(process.cwd(), file));

@@ -4,7 +4,7 @@
 import type { SecretStoreUnavailableError } from './errors';
 import { SecretStoreError } from './errors';
 
-export const SECRET_KINDS = ['control-key', 'rsa-private-key'] as const;
+export const SECRET_KINDS = ['control-key', 'rsa-private-key', 'team-password'] as const;
 export type SecretKind = (typeof SECRET_KINDS)[number];
 
 export type SecretStoreStatus =

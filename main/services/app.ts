@@ -12,7 +12,6 @@ import { startSandbox, type Sandbox } from '../sandbox';
 import type { SecretStore } from '../secrets';
 import { openStore, type Db, type Store, type StoreFault } from '../store/database';
 import type { JournalEntry, JournalPort } from '../store/port';
-import { SqliteJournalPort } from '../store/sqlite-port';
 import { Profiles, type Profile } from '../store/profiles';
 import { ActionPath } from './action-path';
 import { BatchService } from './batch';
@@ -26,6 +25,9 @@ import { PayLinkService } from './paylinks';
 import { PayoutService } from './payouts';
 import { ProfileService } from './profiles';
 import { RecurringService } from './recurring';
+import { openJournalAtStart, type StartupJournal } from './team/journal-at-start';
+import { TeamSettingsService } from './team/team-settings';
+import type { TeamOpenOptions } from '../store/postgres/connect';
 
 export interface StartOptions {
   dataDir: string;
@@ -44,6 +46,8 @@ export interface StartOptions {
    * settings). Absent: this desk's SQLite. Whoever opened it closes it after close().
    */
   journal?: JournalPort;
+  /** Timeouts of the team journal's connection (tests shorten them). */
+  team?: TeamOpenOptions;
 }
 
 export interface StartupReport {
@@ -51,6 +55,8 @@ export interface StartupReport {
   /** A damaged, read-only or unwritable database opens the app read-only, with the reason. */
   store: { writable: true; file: string } | ({ writable: false } & StoreFault);
   firstRun: boolean;
+  /** Which journal this desk writes; a team journal that could not be used at start says why. */
+  journal: StartupJournal['report'];
   sandbox:
     { running: true; baseUrl: string; profileId: string } | { running: false; message: string };
 }
@@ -78,6 +84,10 @@ export class PaydeskServices {
     private readonly store: Store,
     /** The journal every service writes: `port.store` says which ('sqlite' or 'postgres'). */
     readonly port: JournalPort,
+    /** The journal chosen at start (local SQLite or the team's PostgreSQL) and who writes it. */
+    readonly journalAtStart: StartupJournal,
+    /** Settings -> Team journal. */
+    readonly teamSettings: TeamSettingsService,
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
@@ -93,8 +103,17 @@ export class PaydeskServices {
         file: store.fault.file,
       });
     }
+    // The team's journal when this desk uses one (team.json), never the local one instead.
+    const opened = await openJournalAtStart({
+      dataDir: options.dataDir,
+      db,
+      secrets: options.secrets,
+      operator: options.operator,
+      log,
+      ...(options.team ? { team: options.team } : {}),
+    });
     const profiles = new Profiles(db);
-    const journal = options.journal ?? new SqliteJournalPort(db);
+    const journal = options.journal ?? opened.port;
     const connections = new Connections(profiles, options.secrets, defaultClientFactory());
     let sandbox: Sandbox | undefined;
     const keys = new KeyService(profiles, options.secrets, (profile, publicKeyPem) => {
@@ -139,6 +158,7 @@ export class PaydeskServices {
         // First run is a fact of the database, not of the keychain: no profile yet (and a
         // database that could not be read is not a first run).
         firstRun: !store.fault && profiles.list().length === 0,
+        journal: opened.report,
         sandbox: {
           running: false,
           message: 'The built-in sandbox needs the keychain for its keys.',
@@ -150,6 +170,7 @@ export class PaydeskServices {
         keychain: { usable: true },
         store: storeReport,
         firstRun: false,
+        journal: opened.report,
         sandbox: {
           running: false,
           message: 'The built-in sandbox does not start while the database is read-only.',
@@ -168,6 +189,7 @@ export class PaydeskServices {
           keychain: { usable: true },
           store: storeReport,
           firstRun: started.firstRun,
+          journal: opened.report,
           sandbox: { running: true, baseUrl: sandbox.baseUrl, profileId: started.profile.id },
         };
       } else {
@@ -175,6 +197,7 @@ export class PaydeskServices {
           keychain: { usable: true },
           store: storeReport,
           firstRun: false,
+          journal: opened.report,
           sandbox: { running: false, message: started.message },
         };
       }
@@ -212,6 +235,8 @@ export class PaydeskServices {
       sandbox,
       store,
       journal,
+      opened,
+      new TeamSettingsService(options.dataDir, options.secrets, options.team),
     );
   }
 
@@ -220,6 +245,7 @@ export class PaydeskServices {
     await this.batches.close(); // paused: the rows being sent reach their end first
     await this.orders.close(); // the one action path: every follow-up stops
     await this.sandbox?.close();
+    await this.journalAtStart.session.close();
     this.store.close();
   }
 }

@@ -7,7 +7,9 @@ import { lazy, Suspense } from 'react';
 import { paydesk, unwrap } from './api';
 import { EnvironmentBadge } from './components/EnvironmentBadge';
 import { ErrorNotice, Notice } from './components/Notice';
+import { RoleFence } from './components/RoleFence';
 import { StoreNotice } from './components/StoreNotice';
+import { SignedInAs, TeamNotice } from './components/TeamNotice';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
 import { keys, useAppStatus, useJournalEvents } from './queries';
 import { GROUPS, hrefOf, SCREENS, useRoute } from './route';
@@ -50,6 +52,9 @@ const RebillScreen = lazy(() =>
 );
 const RecurringScreen = lazy(() =>
   import('./screens/recurring/RecurringScreen').then((m) => ({ default: m.RecurringScreen })),
+);
+const TeamJournalScreen = lazy(() =>
+  import('./screens/settings/TeamJournalScreen').then((m) => ({ default: m.TeamJournalScreen })),
 );
 const PayLinkScreen = lazy(() =>
   import('./screens/pay-link/PayLinkScreen').then((m) => ({ default: m.PayLinkScreen })),
@@ -114,7 +119,7 @@ function Frame() {
         <ProfileSwitcher />
         <span className="header-spacer" />
         <PendingCounter />
-        {status.data && <span className="operator">Signed in as {status.data.operator}</span>}
+        <SignedInAs operator={status.data?.operator} />
       </header>
       {environment === 'production' && (
         <div className="production-strip" role="note">
@@ -153,6 +158,7 @@ function Frame() {
           {status.data && !status.data.store.writable && (
             <StoreNotice message={status.data.store.message} file={status.data.store.file} />
           )}
+          <TeamNotice />
           {status.data && !status.data.keychain.usable && (
             <Notice kind="warning">
               <strong>The keychain cannot be used.</strong> {status.data.keychain.message}
@@ -166,25 +172,54 @@ function Frame() {
             {route.screen === 'lookup' && (
               <LookupScreen {...(route.param ? { orderRef: route.param } : {})} />
             )}
-            {route.screen === 'batch' && <BatchScreen />}
-            {route.screen === 'payouts' && <PayoutsScreen />}
-            {route.screen === 'payouts-to-pay' && <PayoutsToPayScreen />}
+            {route.screen === 'batch' && (
+              <RoleFence need="money">
+                <BatchScreen />
+              </RoleFence>
+            )}
+            {route.screen === 'payouts' && (
+              <RoleFence need="money">
+                <PayoutsScreen />
+              </RoleFence>
+            )}
+            {route.screen === 'payouts-to-pay' && (
+              <RoleFence need="money">
+                <PayoutsToPayScreen />
+              </RoleFence>
+            )}
             {route.screen === 'card-info' && (
               <CardInfoScreen {...(route.param ? { cardRef: route.param } : {})} />
             )}
             {route.screen === 'rebill' && (
-              <RebillScreen {...(route.param ? { cardRef: route.param } : {})} />
+              <RoleFence need="money">
+                <RebillScreen {...(route.param ? { cardRef: route.param } : {})} />
+              </RoleFence>
             )}
             {route.screen === 'recurring' && (
-              <RecurringScreen {...(route.param ? { cardRef: route.param } : {})} />
+              <RoleFence need="money">
+                <RecurringScreen {...(route.param ? { cardRef: route.param } : {})} />
+              </RoleFence>
             )}
-            {route.screen === 'pay-link' && <PayLinkScreen />}
+            {route.screen === 'pay-link' && (
+              <RoleFence need="money">
+                <PayLinkScreen />
+              </RoleFence>
+            )}
             {route.screen === 'journal' && (
               <JournalScreen {...(route.param ? { preset: route.param } : {})} />
             )}
             {route.screen === 'callback-check' && <CallbackCheckScreen />}
-            {route.screen === 'profiles' && <ProfilesScreen />}
-            {route.screen === 'keys' && <KeysScreen />}
+            {route.screen === 'profiles' && (
+              <RoleFence need="admin">
+                <ProfilesScreen />
+              </RoleFence>
+            )}
+            {route.screen === 'keys' && (
+              <RoleFence need="admin">
+                <KeysScreen />
+              </RoleFence>
+            )}
+            {route.screen === 'team-journal' && <TeamJournalScreen />}
           </Suspense>
         </main>
       </div>

@@ -34,6 +34,19 @@ export async function unwrap<T>(result: Promise<BridgeResult<T>>): Promise<T> {
   throw new BridgeError(answer.error);
 }
 
+const REFUSING_STORES = new Set(['NOT_ALLOWED', 'READ_ONLY', 'UNREACHABLE']);
+
+/**
+ * The journal's store refused before anything was sent: a team login's role, a read-only
+ * database, a team database away. (A store failure after sending reaches the screen as
+ * NOT_RECORDED, never as STORE.) The screen shows the sentence and stays on the form.
+ */
+export function isStoreRefusal(error: unknown): boolean {
+  if (!(error instanceof BridgeError) || error.code !== 'STORE') return false;
+  const storeCode = (error.details as { storeCode?: unknown } | undefined)?.storeCode;
+  return typeof storeCode === 'string' && REFUSING_STORES.has(storeCode);
+}
+
 /** The message to show for anything a call threw. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;

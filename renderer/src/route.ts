@@ -14,7 +14,8 @@ export type ScreenName =
   | 'callback-check'
   | 'journal'
   | 'profiles'
-  | 'keys';
+  | 'keys'
+  | 'team-journal';
 
 /** The navigation's groups, by what people do. */
 export const GROUPS = [
@@ -25,6 +26,7 @@ export const GROUPS = [
   'Tools',
   'Journal',
   'Admin',
+  'Settings',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -76,6 +78,12 @@ export const SCREENS: readonly { name: ScreenName; label: string; who: string; g
   { name: 'journal', label: 'Journal', who: 'Everything Paydesk sent', group: 'Journal' },
   { name: 'profiles', label: 'Profiles', who: 'Gateway connections', group: 'Admin' },
   { name: 'keys', label: 'Keys', who: 'RSA keys for signing', group: 'Admin' },
+  {
+    name: 'team-journal',
+    label: 'Team journal',
+    who: 'One journal for the team (PostgreSQL)',
+    group: 'Settings',
+  },
 ];
 
 export interface Route {

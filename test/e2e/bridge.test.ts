@@ -38,6 +38,8 @@ describe('window.paydesk in the page', () => {
       'payouts',
       'profiles',
       'recurring',
+      'session',
+      'team',
       'tools',
       'version',
     ]);

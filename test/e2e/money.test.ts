@@ -53,6 +53,7 @@ describe('navigation', () => {
       'Tools',
       'Journal',
       'Admin',
+      'Settings',
     ]);
     const payouts = nav.getByRole('list', { name: 'Payouts' });
     expect(await payouts.getByRole('link').count()).toBe(2);

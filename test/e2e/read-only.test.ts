@@ -36,6 +36,20 @@ it('opens on a damaged database with a banner saying what is wrong and how to re
     await expect
       .poll(() => h.page.getByRole('navigation', { name: 'Screens' }).isVisible())
       .toBe(true);
+    // The action screens grey their controls, saying why in one line.
+    await h.open('#/payouts');
+    await h.page
+      .getByRole('note')
+      .filter({
+        hasText:
+          'Paydesk is read-only (its database cannot be written): nothing is sent or changed.',
+      })
+      .waitFor();
+    expect(
+      await h.page.locator('fieldset.role-fence').evaluate((f: HTMLFieldSetElement) => f.disabled),
+    ).toBe(true);
+    await h.open('#/lookup');
+    await banner.waitFor();
     const shot = await h.page.screenshot({
       path: join(tmpdir(), 'paydesk-read-only-banner.png'),
       caret: 'hide',

@@ -108,6 +108,8 @@ export interface Harness {
   /** Files the app "saved" through its save dialog (the harness answers the dialog). */
   saved: SavedFile[];
   clipboard: string[];
+  /** Resolves once a restart asked by Settings -> Team journal is done (at once when none was). */
+  restarted(): Promise<void>;
   /** Opens the app (index.html) in the page. */
   open(hash?: string): Promise<void>;
   close(): Promise<void>;
@@ -151,7 +153,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const renderer = await serveRenderer();
   // Events need the page, which opens after the services start.
   const pageRef: { current?: Page } = {};
-  const services = await PaydeskServices.start({
+  const startOptions: StartOptions = {
     dataDir,
     secrets,
     operator: 'e2e-clerk',
@@ -166,34 +168,52 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         .catch(() => undefined);
     },
     ...options.services,
-  });
+  };
   const saved: SavedFile[] = [];
   const clipboard: string[] = [];
-  const bridge = createBridge(
-    createHandlers(services, {
-      version: 'harness',
-      operator: 'e2e-clerk',
-      saveFile: async (name, content, kind) => {
-        saved.push({ name, content: await contentText(content), kind });
-        return { saved: true, path: join(dataDir, name) };
+  // Switching journals (Settings -> Team journal) restarts the services, as the desktop app
+  // relaunches: the old ones stop, new ones start on the same folder and keychain, and the page
+  // loads again. The binding below always calls the current bridge.
+  const current: { services: PaydeskServices; bridge: Bridge; restarting?: Promise<void> } = {
+    services: await PaydeskServices.start(startOptions),
+    bridge: undefined as unknown as Bridge,
+  };
+  const bridgeFor = (services: PaydeskServices) =>
+    createBridge(
+      createHandlers(services, {
+        version: 'harness',
+        operator: 'e2e-clerk',
+        saveFile: async (name, content, kind) => {
+          saved.push({ name, content: await contentText(content), kind });
+          return { saved: true, path: join(dataDir, name) };
+        },
+        copyText: (text) => {
+          clipboard.push(text);
+        },
+        exportProgress: (progress) => {
+          void pageRef.current
+            ?.evaluate(([channel, payload]) => window.__paydeskEmit(channel, payload), [
+              eventChannelOf('journalExportProgress'),
+              progress,
+            ] as const)
+            .catch(() => undefined);
+        },
+        restartSoon: () => {
+          current.restarting = (async () => {
+            await new Promise((r) => setTimeout(r, 300)); // the screen shows "restarts now"
+            await current.services.close();
+            current.services = await PaydeskServices.start(startOptions);
+            current.bridge = bridgeFor(current.services);
+            await pageRef.current?.reload();
+          })();
+        },
+      }),
+      {
+        isTrustedSender: (sender) =>
+          sender.isTopFrame && new URL(sender.url).origin === renderer.origin,
       },
-      copyText: (text) => {
-        clipboard.push(text);
-      },
-      exportProgress: (progress) => {
-        void pageRef.current
-          ?.evaluate(([channel, payload]) => window.__paydeskEmit(channel, payload), [
-            eventChannelOf('journalExportProgress'),
-            progress,
-          ] as const)
-          .catch(() => undefined);
-      },
-    }),
-    {
-      isTrustedSender: (sender) =>
-        sender.isTopFrame && new URL(sender.url).origin === renderer.origin,
-    },
-  );
+    );
+  current.bridge = bridgeFor(current.services);
 
   const headless = options.headless ?? true;
   const b = await browser(headless);
@@ -203,7 +223,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const page = await context.newPage();
   pageRef.current = page;
   await page.exposeBinding('__paydeskInvoke', (source, channel: string, payload: unknown) =>
-    bridge.handle(
+    current.bridge.handle(
       channel,
       { url: source.frame.url(), isTopFrame: source.frame.parentFrame() === null },
       payload,
@@ -213,8 +233,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   return {
     page,
-    services,
-    bridge,
+    get services() {
+      return current.services;
+    },
+    get bridge() {
+      return current.bridge;
+    },
+    restarted: () => current.restarting ?? Promise.resolve(),
     secrets,
     dataDir,
     saved,
@@ -225,7 +250,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     close: async () => {
       await context.close();
       if (!headless) await b.close();
-      await services.close();
+      await current.restarting?.catch(() => undefined);
+      await current.services.close();
       await renderer.close();
       if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -259,6 +259,27 @@ function plausible(field: string, options: { realProfile: boolean }): fc.Arbitra
       return fc.constantFrom('2099-01-31', '2020-01-01', '2099-02-30', '');
     case 'returnUrl':
       return fc.constantFrom('https://shop.example/thanks', 'javascript:alert(1)', '');
+    case 'host':
+      // This computer on a closed port, or refused by the schema: no DNS look-up leaves here.
+      return fc.constantFrom('127.0.0.1', '127.0.0.1', 'localhost', '::1', 'postgres://db', '');
+    case 'port':
+      return fc.constantFrom(1, 1, 1, 0, 70_000, '5432');
+    case 'tls':
+      return fc.constantFrom('none', 'none', 'verified', 'plain');
+    case 'database':
+    case 'desk':
+    case 'password':
+      return fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom('paydesk', 'Front-1') },
+        { weight: 1, arbitrary: hostileString },
+      );
+    case 'caPem':
+      return fc.constantFrom(
+        '',
+        '',
+        'junk',
+        '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n',
+      );
     case 'profile':
       return shaped(PROFILE_FIELDS, options);
     case 'filter':
@@ -297,6 +318,7 @@ const PAYOUT_FIELDS = [
   'purpose',
   'description',
 ];
+const TEAM_FIELDS = ['host', 'port', 'database', 'login', 'password', 'desk', 'tls', 'caPem'];
 const SCHEDULE_FIELDS = ['amount', 'currency', 'period', 'interval', 'startDate', 'repeats'];
 const ACTION_FIELDS = ['profileId', 'orderid', 'clientOrderId', 'amount', 'reason', 'note'];
 
@@ -364,6 +386,11 @@ const SHAPES: Record<string, string[]> = {
   'batches.pause': ['batchId'],
   'batches.cancel': ['batchId'],
   'batches.saveResult': ['batchId'],
+  'session.get': [],
+  'team.settings': [],
+  'team.test': TEAM_FIELDS,
+  'team.use': TEAM_FIELDS,
+  'team.stop': [],
 };
 
 function shaped(fields: string[], options: { realProfile: boolean }): fc.Arbitrary<unknown> {

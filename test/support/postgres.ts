@@ -209,7 +209,12 @@ async function template(
   return read();
 }
 
-export async function startCluster(): Promise<PgCluster> {
+export interface ClusterOptions {
+  /** Serve TLS with this certificate and key (PEM), as a company's server would. */
+  tls?: { cert: string; key: string };
+}
+
+export async function startCluster(clusterOptions: ClusterOptions = {}): Promise<PgCluster> {
   const availability = postgresAvailability();
   if (!availability.usable) throw new Error(`Cannot start PostgreSQL: ${availability.reason}`);
   const { bin } = availability;
@@ -244,6 +249,18 @@ export async function startCluster(): Promise<PgCluster> {
   try {
     // -a keeps the server user as owner and the data folder's 0700.
     await run('cp', ['-a', templateData, data], { timeout: 30_000 });
+    const { tls } = clusterOptions;
+    if (tls) {
+      // The server reads its key only when it is private to the server user.
+      for (const [name, pem] of [
+        ['server.crt', tls.cert],
+        ['server.key', tls.key],
+      ] as const) {
+        const file = join(dir, name);
+        writeFileSync(file, pem, { mode: 0o600 });
+        if (user.root) chownSync(file, user.uid ?? 0, user.gid ?? 0);
+      }
+    }
     // The port is free when asked and taken by the server a moment later; another process can
     // win that race, so a failed start is tried again on a new port, three times at most.
     let lastError: unknown;
@@ -276,6 +293,9 @@ export async function startCluster(): Promise<PgCluster> {
         '-c max_wal_senders=0',
         '-c wal_level=minimal',
       ],
+      ...(clusterOptions.tls
+        ? ['-c ssl=on', `-c ssl_cert_file=${dir}/server.crt`, `-c ssl_key_file=${dir}/server.key`]
+        : []),
     ].join(' ');
     await pgTool('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '20', '-o', options]);
     running = true;

@@ -7,6 +7,7 @@
 
 import pg from 'pg';
 
+import { isThisComputer, plainConnectionProblem } from '../../../preload/team-contract';
 import { StoreError } from '../errors';
 import { toTeamError } from './errors';
 import { PgJournal } from './journal';
@@ -22,6 +23,11 @@ export interface TeamSettings {
   desk: string;
   /** The server's CA certificate (PEM), when it is not one the system trusts. */
   caPem?: string;
+  /**
+   * 'verified': TLS with the server's certificate checked (any host); 'none': no TLS, allowed
+   * only to this computer. Unset: TLS to any other computer, none to this one (tlsFor).
+   */
+  tls?: 'verified' | 'none';
 }
 
 export interface TeamJournal {
@@ -29,17 +35,30 @@ export interface TeamJournal {
   login: string;
   /** The person's Paydesk groups, for the screens to show only what they allow. */
   roles: string[];
+  /** The team schema's version in the database (TEAM_SCHEMA_VERSION once checked). */
+  schemaVersion: number;
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+/** A journal on its pool, not yet checked: the pool connects on each query, so it outlives an outage. */
+export interface TeamConnection {
+  journal: PgJournal;
+  where: string;
+  /** This desk's name, as given in the settings. */
+  desk: string;
+  /** The pool the journal uses (the team's profiles and the upload may share it). */
+  pool: pg.Pool;
+  /** Checks the server, the login, its group and the schema; throws a StoreError saying what is wrong. */
+  check(): Promise<{ login: string; roles: string[]; schemaVersion: number }>;
+  close(): Promise<void>;
+}
 
 /** pg's TLS setting for a host: none to this computer, verified TLS to any other. */
 export function tlsFor(
   host: string,
   caPem?: string,
 ): false | { rejectUnauthorized: true; ca?: string } {
-  if (LOOPBACK.has(host.toLowerCase())) return false;
+  if (isThisComputer(host)) return false;
   return { rejectUnauthorized: true, ...(caPem ? { ca: caPem } : {}) };
 }
 
@@ -50,10 +69,31 @@ function problem(code: 'FAILED' | 'NOT_ALLOWED' | 'NEWER_SCHEMA', message: strin
   return new StoreError(code, message);
 }
 
-export async function openTeamJournal(
+/** pg's TLS setting for what the person chose; a plain connection to another computer is refused. */
+function sslOf(settings: TeamSettings): false | { rejectUnauthorized: true; ca?: string } {
+  if (settings.tls === undefined) return tlsFor(settings.host, settings.caPem);
+  if (settings.tls === 'verified')
+    return { rejectUnauthorized: true, ...(settings.caPem ? { ca: settings.caPem } : {}) };
+  const refused = plainConnectionProblem(settings.host);
+  if (refused) throw problem('NOT_ALLOWED', refused);
+  return false;
+}
+
+export interface TeamOpenOptions {
+  claimWaitMs?: number;
+  answerWaitMs?: number;
+  connectTimeoutMs?: number;
+}
+
+/**
+ * The journal on a pool of its own, without connecting yet. A desk whose database is away at
+ * start keeps this: pg's pool opens a connection per query, so writing works again, without a
+ * restart, as soon as the server answers (check() says when).
+ */
+export function connectTeamJournal(
   settings: TeamSettings,
-  options: { claimWaitMs?: number; answerWaitMs?: number; connectTimeoutMs?: number } = {},
-): Promise<TeamJournal> {
+  options: TeamOpenOptions = {},
+): TeamConnection {
   const where = `PostgreSQL at ${settings.host}:${settings.port}`;
   const pool = new pg.Pool({
     host: settings.host,
@@ -61,7 +101,7 @@ export async function openTeamJournal(
     database: settings.database,
     user: settings.login,
     password: settings.password,
-    ssl: tlsFor(settings.host, settings.caPem),
+    ssl: sslOf(settings),
     application_name: `Paydesk ${settings.desk}`.slice(0, 63),
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     max: 4,
@@ -73,25 +113,50 @@ export async function openTeamJournal(
     ...(options.claimWaitMs !== undefined ? { claimWaitMs: options.claimWaitMs } : {}),
     ...(options.answerWaitMs !== undefined ? { answerWaitMs: options.answerWaitMs } : {}),
   });
+  const check = async () => {
+    try {
+      const version = await schemaVersion(pool, settings, where);
+      if (version > TEAM_SCHEMA_VERSION)
+        throw problem(
+          'NEWER_SCHEMA',
+          `The team journal in ${settings.database} (${where}) was set up by a newer Paydesk (schema ${version}; this one knows ${TEAM_SCHEMA_VERSION}). Update Paydesk on this desk to use it.`,
+        );
+      if (version < TEAM_SCHEMA_VERSION)
+        throw problem(
+          'FAILED',
+          `The team journal in ${settings.database} (${where}) is at schema ${version}; this Paydesk needs ${TEAM_SCHEMA_VERSION}. Ask your database administrator to run npm run team:init on it again (docs/team.md); it only adds what is missing.`,
+        );
+      const me = await journal.me();
+      if (!me.roles.some((r) => (GROUP_ROLES as readonly string[]).includes(r)))
+        throw notInAGroup(settings, where);
+      return { login: me.login, roles: me.roles, schemaVersion: version };
+    } catch (error) {
+      throw toTeamError(error, where);
+    }
+  };
+  let closed: Promise<void> | undefined;
+  return {
+    journal,
+    where,
+    desk: settings.desk,
+    pool,
+    check,
+    close: () => (closed ??= pool.end().catch(() => undefined)),
+  };
+}
+
+/** Connects and checks at once (Settings -> Team journal's test): closed again when anything is wrong. */
+export async function openTeamJournal(
+  settings: TeamSettings,
+  options: TeamOpenOptions = {},
+): Promise<TeamJournal> {
+  const connection = connectTeamJournal(settings, options);
   try {
-    const version = await schemaVersion(pool, settings, where);
-    if (version > TEAM_SCHEMA_VERSION)
-      throw problem(
-        'NEWER_SCHEMA',
-        `The team journal in ${settings.database} (${where}) was set up by a newer Paydesk (schema ${version}; this one knows ${TEAM_SCHEMA_VERSION}). Update Paydesk on this desk to use it.`,
-      );
-    if (version < TEAM_SCHEMA_VERSION)
-      throw problem(
-        'FAILED',
-        `The team journal in ${settings.database} (${where}) is at schema ${version}; this Paydesk needs ${TEAM_SCHEMA_VERSION}. Ask your database administrator to run npm run team:init on it again (docs/team.md); it only adds what is missing.`,
-      );
-    const me = await journal.me();
-    if (!me.roles.some((r) => (GROUP_ROLES as readonly string[]).includes(r)))
-      throw notInAGroup(settings, where);
-    return { journal, login: me.login, roles: me.roles, close: () => pool.end() };
+    const found = await connection.check();
+    return { journal: connection.journal, ...found, close: () => connection.close() };
   } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw toTeamError(error, where);
+    await connection.close();
+    throw error;
   }
 }
 

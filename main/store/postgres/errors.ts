@@ -25,6 +25,20 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
+/** Node's TLS verification failures: the server's certificate is not one this desk trusts. */
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 /** What node-postgres throws, without a code, when the connection is gone. */
 const GONE_MESSAGES = [
   'Connection terminated',
@@ -66,6 +80,19 @@ export function toTeamError(error: unknown, where: string): unknown {
   const { code, message } = error as PgLike;
   const text = typeof message === 'string' ? message : 'no message';
   const sqlState = typeof code === 'string' ? code : '';
+  // TLS could not be verified, or the server offers none: nothing was sent, the password included.
+  if (CERTIFICATE_CODES.has(sqlState))
+    return new StoreError(
+      'NOT_ALLOWED',
+      `The certificate of ${where} could not be verified (${text}), so Paydesk did not send the password. Paste your company's CA certificate in Settings -> Team journal, or ask your database administrator which one signs the server's certificate.`,
+      { cause: error },
+    );
+  if (text.includes('The server does not support SSL connections'))
+    return new StoreError(
+      'NOT_ALLOWED',
+      `${where} does not offer TLS, so Paydesk did not send the password. Ask your database administrator to turn TLS on (ssl = on); without TLS Paydesk connects only to a server on this computer.`,
+      { cause: error },
+    );
   // A server's refusal carries a severity; a socket's failure a Node code; a closed client only
   // its message. Anything else (a service's own refusal inside a claim) is not ours to map.
   const isPg =

@@ -124,6 +124,7 @@ export const app = Object.assign(new FakeEmitter(), {
   requestSingleInstanceLock: vi.fn(() => true),
   quit: vi.fn(),
   exit: vi.fn((_code?: number) => undefined),
+  relaunch: vi.fn(),
   enableSandbox: vi.fn(),
   getAppPath: vi.fn(() => '/opt/paydesk/resources/app.asar'),
   getPath: vi.fn((name: string) => `/tmp/paydesk-fake-${name}`),

@@ -184,6 +184,19 @@ describe('app lifecycle', () => {
     expect(prevented).toBe(1);
   });
 
+  it('switching journals starts the app again: relaunch, then exit (the services stopped first, in desktop.ts)', async () => {
+    desktop.start.mockClear();
+    const fake = await launchReady();
+    const deps = desktop.start.mock.calls[0]?.[0] as { relaunch: () => void };
+    expect(fake.app.relaunch).not.toHaveBeenCalled();
+    deps.relaunch();
+    expect(fake.app.relaunch).toHaveBeenCalledOnce();
+    expect(fake.app.exit).toHaveBeenLastCalledWith(0);
+    expect(fake.app.relaunch.mock.invocationCallOrder[0]).toBeLessThan(
+      fake.app.exit.mock.invocationCallOrder.at(-1) ?? 0,
+    );
+  });
+
   it('says why and exits when the services cannot start', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const fake = await launch({ lock: true });

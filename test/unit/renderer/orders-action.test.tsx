@@ -241,6 +241,23 @@ describe('ActionPanel', () => {
     expect(screen.getByText(/already been sent once; nothing was sent again/)).toBeTruthy();
   });
 
+  it('the team database refusing the login\'s role: its sentence on the form, nothing pending, no "Try again"', async () => {
+    const sentence =
+      'Your team login sam is in paydesk_support, so it cannot refund: only paydesk_finance moves money. Nothing was sent or changed.';
+    script.refund.push(() => ({
+      ok: false,
+      error: { code: 'STORE', message: sentence, details: { storeCode: 'NOT_ALLOWED' } },
+    }));
+    renderPanel();
+    await fillAndConfirm('10.00');
+    expect(await screen.findByText(sentence)).toBeTruthy();
+    expect(screen.queryByText(/may or may not have reached the gateway/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    // Back on the form, with what was typed, to try again once the role is fixed.
+    expect((amountField() as HTMLInputElement).value).toBe('10.00');
+    expect(calls.refund).toHaveLength(1);
+  });
+
   it('after the gateway refused, a corrected attempt is a new action with a new id', async () => {
     script.refund.push(() => ({
       ok: false,

@@ -9,6 +9,7 @@ import type { CardInfoData } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog, typeTheId } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { RoleFence } from '../../components/RoleFence';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
@@ -25,7 +26,9 @@ export function CardInfoScreen({ cardRef }: { cardRef?: string }) {
     <div>
       <h1>Card references</h1>
       <ReadCard profileId={active.id} initial={fromOrder ? '' : (cardRef ?? '')} />
-      <SaveCard initial={fromOrder ?? ''} />
+      <RoleFence need="money">
+        <SaveCard initial={fromOrder ?? ''} />
+      </RoleFence>
     </div>
   );
 }

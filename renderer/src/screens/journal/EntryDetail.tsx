@@ -9,6 +9,7 @@ import { groupThousands } from '../../../../preload/money';
 import { localTimeWithOffset } from '../../../../preload/time';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice } from '../../components/Notice';
+import { RoleFence } from '../../components/RoleFence';
 import { keys } from '../../queries';
 import { SettleByHand } from './SettleByHand';
 
@@ -108,7 +109,9 @@ export function EntryDetail({
             ))}
           </dl>
           {IN_FLIGHT.includes(row?.state ?? '') && (
-            <SettleByHand key={row?.state} clientOrderId={clientOrderId} />
+            <RoleFence need="money">
+              <SettleByHand key={row?.state} clientOrderId={clientOrderId} />
+            </RoleFence>
           )}
           <h3>Request as sent (redacted)</h3>
           <table className="data entry-request">

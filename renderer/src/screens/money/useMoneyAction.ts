@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 
 import type { JournalRow } from '../../../../preload/contract';
-import { BridgeError, errorMessage, paydesk, unwrap } from '../../api';
+import { BridgeError, errorMessage, isStoreRefusal, paydesk, unwrap } from '../../api';
 import { keys } from '../../queries';
 import { SETTLED_STATES, useJournalEntry } from '../orders/hooks';
 
@@ -95,7 +95,7 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
         setPhase('sent');
       } catch (error) {
         const code = error instanceof BridgeError ? error.code : '';
-        if (STOPPED_CODES.has(code)) {
+        if (STOPPED_CODES.has(code) || isStoreRefusal(error)) {
           setPhase('edit');
           setStopped({
             error,

@@ -12,7 +12,7 @@ import {
   type JournalRow,
   type OrderViewData,
 } from '../../../../preload/contract';
-import { BridgeError, errorMessage, paydesk, unwrap } from '../../api';
+import { BridgeError, errorMessage, isStoreRefusal, paydesk, unwrap } from '../../api';
 import { ConfirmDialog, typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
@@ -225,7 +225,7 @@ export function ActionPanel({
         } else {
           setFormError(error);
         }
-      } else if (STOPPED_CODES.has(code)) {
+      } else if (STOPPED_CODES.has(code) || isStoreRefusal(error)) {
         setSent(undefined);
         setConfirmed(undefined);
         setPhase('edit');

@@ -17,9 +17,11 @@ import {
 import { ORDERID_MESSAGE, type OrderViewData } from '../../../../preload/contract';
 import { BridgeError } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { RoleReason } from '../../components/RoleFence';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { hrefOf, navigate } from '../../route';
+import { useAllowed } from '../../session';
 import { ActionPanel } from './ActionPanel';
 import { useOrder } from './hooks';
 import { OrderDetails } from './OrderDetails';
@@ -295,9 +297,12 @@ function OrderActions({
 }) {
   const ids = useId();
   const currency = order.currency ?? '';
+  // The person's role (or a read-only database) may allow no money at all: one line says why.
+  const money = useAllowed().money;
   return (
     <div className="order-actions" role="group" aria-labelledby={`${ids}-heading`}>
       <h3 id={`${ids}-heading`}>Actions</h3>
+      {!money.allowed && <RoleReason reason={money.reason} id={`${ids}-role`} />}
       <ul>
         {actionsFor(order.transactionType).map((kind) => {
           const action = order.actions[kind];
@@ -311,8 +316,8 @@ function OrderActions({
                 }}
                 type="button"
                 className={kind === 'capture' || kind === 'refund' ? 'primary' : undefined}
-                disabled={!action.allowed || (busy && openKind !== kind)}
-                aria-describedby={why}
+                disabled={!money.allowed || !action.allowed || (busy && openKind !== kind)}
+                aria-describedby={money.allowed ? why : `${ids}-role ${why}`}
                 aria-expanded={openKind === kind}
                 {...(openKind === kind ? { 'aria-controls': 'action-panel' } : {})}
                 onClick={() => onOpen(kind)}

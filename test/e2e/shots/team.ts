@@ -1,0 +1,138 @@
+// Team mode in the browser harness: a desk pointed at a throw-away PostgreSQL's team database
+// (test/support), Settings -> Team journal filled in as a person would, and the screenshots of
+// the team screens for the README (the settings tested, a support login's Orders screen).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { Page } from 'playwright-core';
+
+import { MemorySecretStore } from '../../../main/secrets';
+import { saveTeamPassword, writeTeamSettings } from '../../../main/services/team/settings';
+import { startHarness, type Harness } from '../../harness/harness';
+import type { TeamHarness } from '../../support/journal-ports';
+import type { PgCluster } from '../../support/postgres';
+import type { Person } from '../../support/team';
+import { lookUp } from './orders';
+
+export function passwordOf(team: TeamHarness, person: Person): string {
+  return decodeURIComponent(new URL(team.team.urlOf(person)).password);
+}
+
+export interface TeamForm {
+  host: string;
+  port: string;
+  database: string;
+  login: string;
+  password?: string;
+  desk: string;
+  tls?: 'TLS, certificate verified' | 'No TLS (only to this computer)';
+}
+
+/** Fills Settings -> Team journal field by field, by their labels. */
+export async function fillTeamForm(page: Page, form: TeamForm): Promise<void> {
+  await page.getByRole('textbox', { name: 'Server' }).fill(form.host);
+  await page.getByRole('textbox', { name: 'Port' }).fill(form.port);
+  await page.getByRole('textbox', { name: 'Database' }).fill(form.database);
+  await page.getByRole('textbox', { name: 'Your login' }).fill(form.login);
+  await page.getByLabel('Password', { exact: true }).fill(form.password ?? '');
+  await page.getByRole('textbox', { name: 'This desk’s name' }).fill(form.desk);
+  if (form.tls)
+    await page.getByRole('combobox', { name: 'Connection security' }).selectOption(form.tls);
+}
+
+/**
+ * A desk that already uses the team journal as `person` (team.json and the keychain's password
+ * written as "Use team journal" would), opened in the harness.
+ */
+export async function teamDesk(
+  cluster: PgCluster,
+  team: TeamHarness,
+  person: Person,
+  desk = 'Front-1',
+): Promise<Harness & { cleanUp(): void }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-team-'));
+  const secrets = new MemorySecretStore();
+  writeTeamSettings(dataDir, {
+    host: '127.0.0.1',
+    port: cluster.port,
+    database: team.team.database,
+    login: person,
+    desk,
+    tls: 'none',
+  });
+  await saveTeamPassword(secrets, passwordOf(team, person));
+  const h = await startHarness({
+    dataDir,
+    secrets,
+    services: { team: { connectTimeoutMs: 2_000 } },
+  });
+  return Object.assign(h, { cleanUp: () => rmSync(dataDir, { recursive: true, force: true }) });
+}
+
+async function shot(page: Page, path: string): Promise<string> {
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path, caret: 'hide', animations: 'disabled', fullPage: true });
+  return path;
+}
+
+/**
+ * team-journal.png (a support login's connection tested), orders-support.png, and
+ * team-journal-away.png (a finance desk started while the database was stopped).
+ */
+export async function shootTeam(
+  cluster: PgCluster,
+  team: TeamHarness,
+  dir: string,
+): Promise<string[]> {
+  const paths: string[] = [];
+  const fresh = await startHarness();
+  try {
+    await fresh.open('#/team-journal');
+    await fillTeamForm(fresh.page, {
+      host: '127.0.0.1',
+      port: String(cluster.port),
+      database: team.team.database,
+      login: 'sam',
+      password: passwordOf(team, 'sam'),
+      desk: 'Support-2',
+      tls: 'No TLS (only to this computer)',
+    });
+    await fresh.page.getByRole('button', { name: 'Test connection' }).click();
+    await fresh.page.getByText(/^Connected to PostgreSQL/).waitFor();
+    paths.push(await shot(fresh.page, join(dir, 'team-journal.png')));
+  } finally {
+    await fresh.close();
+  }
+
+  const support = await teamDesk(cluster, team, 'sam', 'Support-2');
+  try {
+    await support.open('#/lookup');
+    await lookUp(support.page, 'demo-sale-1001');
+    await support.page
+      .getByText('Your login sam is in paydesk_support: looking up only.')
+      .waitFor();
+    paths.push(await shot(support.page, join(dir, 'orders-support.png')));
+  } finally {
+    await support.close();
+    support.cleanUp();
+  }
+
+  await cluster.halt();
+  let away: Awaited<ReturnType<typeof teamDesk>> | undefined;
+  try {
+    away = await teamDesk(cluster, team, 'ann', 'Front-1');
+    await away.open('#/team-journal');
+    await away.page.getByText('The team journal cannot be used right now.').waitFor();
+    await away.page.getByText('Writes the team journal').waitFor();
+    paths.push(await shot(away.page, join(dir, 'team-journal-away.png')));
+  } finally {
+    await away?.close();
+    away?.cleanUp();
+    await cluster.resume();
+  }
+  return paths;
+}
