@@ -149,6 +149,8 @@ export const orderViewSchema = z.object({
   threeDsPending: z.boolean(),
   threeDsAddress: z.string().nullable(),
   changedElsewhere: z.boolean(),
+  /** The journal could not be read (a team's database away): its figures are unknown. */
+  journalUnreadable: z.string().nullable(),
   pending: z.array(
     z.object({
       clientOrderId: z.string(),

@@ -64,6 +64,11 @@ export interface OrderView {
   threeDsAddress: string | null;
   /** Captures or refunds were made outside Paydesk: their amount is not in the figures. */
   changedElsewhere: boolean;
+  /**
+   * Why the journal could not be read for this lookup (a team's database away): the gateway's
+   * facts are shown, the journal's figures are unknown and no action is offered.
+   */
+  journalUnreadable: string | null;
   pending: PendingView[];
   /** Orders our captures of this preauth created (refund those). */
   captures: { orderId: string | null; amount: string | null; status: string | null }[];
@@ -74,6 +79,7 @@ export function orderView(
   profileId: string,
   status: StatusResponse,
   entries: readonly JournalEntry[],
+  journalUnreadable?: string,
 ): OrderView {
   const orderId = status.orderId ?? '';
   const figures = orderFigures(status, entries);
@@ -90,14 +96,20 @@ export function orderView(
     figures,
   });
   const toView = (a: Allowance): ActionView =>
-    a.allowed
+    journalUnreadable
       ? {
-          allowed: true,
-          ...(a.maxMinor !== undefined ? { max: formatMinor(a.maxMinor, currency) } : {}),
+          allowed: false,
+          reason: `Paydesk cannot journal it now: ${journalUnreadable}`,
         }
-      : { allowed: false, reason: a.reason };
-  const hold = figures.kind === 'hold';
-  const payment = figures.kind === 'payment';
+      : a.allowed
+        ? {
+            allowed: true,
+            ...(a.maxMinor !== undefined ? { max: formatMinor(a.maxMinor, currency) } : {}),
+          }
+        : { allowed: false, reason: a.reason };
+  // With the journal unread, what Paydesk captured or refunded is unknown: no figure, not zero.
+  const hold = figures.kind === 'hold' && !journalUnreadable;
+  const payment = figures.kind === 'payment' && !journalUnreadable;
   return {
     profileId,
     orderId,
@@ -131,6 +143,7 @@ export function orderView(
     threeDsAddress:
       status.status === 'processing' && status.html && status.redirectTo ? status.redirectTo : null,
     changedElsewhere: figures.changedElsewhere,
+    journalUnreadable: journalUnreadable ?? null,
     pending: figures.pending.map((e) => ({
       clientOrderId: e.clientOrderId,
       operation: e.operation,

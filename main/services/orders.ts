@@ -15,6 +15,7 @@ import { ValidationError } from '../gateway/errors';
 import type { StatusResponse } from '../gateway/response';
 import { ORDERID_MESSAGE } from '../../preload/contract';
 import { storeFaultOf, type Db } from '../store/database';
+import { StoreError } from '../store/errors';
 import type { JournalEntry, JournalPort } from '../store/port';
 import { RecentOrders, type RecentOrder } from '../store/recent-orders';
 import { ActionPath, type ActionPathOptions, type ActionResult } from './action-path';
@@ -121,8 +122,17 @@ export class OrderService {
 
   private async view(profileId: string, status: StatusResponse): Promise<OrderView> {
     const orderId = status.orderId ?? '';
-    const entries = orderId ? await this.journal.forTarget(orderId) : [];
-    const view = orderView(profileId, status, entries);
+    let entries: readonly JournalEntry[] = [];
+    let journalUnreadable: string | undefined;
+    try {
+      entries = orderId ? await this.journal.forTarget(orderId) : [];
+    } catch (error) {
+      // A lookup is the gateway's answer and is still given with the journal away (a team's
+      // database down); only the journal's figures become unknown, and no action is offered.
+      if (!(error instanceof StoreError)) throw error;
+      journalUnreadable = error.message;
+    }
+    const view = orderView(profileId, status, entries, journalUnreadable);
     this.remember(profileId, status, view.stateLabel);
     return view;
   }

@@ -206,6 +206,11 @@ describe.skipIf(!withPostgres)('Settings -> Team journal (Chromium, real Postgre
         .getByRole('note')
         .filter({ hasText: 'The team journal cannot be reached' })
         .waitFor();
+      // The gateway's facts are shown; the journal's figures are unknown, never a confident 0.
+      await page.getByText('The journal cannot be read, so nothing can be sent').waitFor();
+      expect(await page.getByRole('row', { name: /^Refunded/ }).innerText()).toContain(
+        'Unknown: the journal cannot be read',
+      );
       await cluster.resume();
       // Asked again every few seconds: the banner goes without a restart.
       await banner.waitFor({ state: 'detached', timeout: 20_000 });

@@ -51,6 +51,7 @@ const order: OrderViewData = {
   card: {},
   threeDsPending: false,
   changedElsewhere: false,
+  journalUnreadable: null,
   pending: [],
   captures: [],
   threeDsAddress: null,

@@ -27,10 +27,27 @@ export function OrderDetails({
       {showMoney(text)} <span className="currency">{currency}</span>
     </>
   );
+  const unread = order.journalUnreadable !== null;
   const atLeast = (text: string | null, lowerBound: boolean) =>
-    text === null ? '—' : lowerBound ? <>at least {money(text)}</> : money(text);
+    unread ? (
+      'Unknown: the journal cannot be read'
+    ) : text === null ? (
+      '—'
+    ) : lowerBound ? (
+      <>at least {money(text)}</>
+    ) : (
+      money(text)
+    );
   const left = (text: string | null, unknownWhy: boolean) =>
-    !approved ? '—' : text !== null ? money(text) : unknownWhy ? 'Unknown: the gateway knows' : '—';
+    !approved
+      ? '—'
+      : unread
+        ? 'Unknown: the journal cannot be read'
+        : text !== null
+          ? money(text)
+          : unknownWhy
+            ? 'Unknown: the gateway knows'
+            : '—';
 
   return (
     <>
@@ -108,6 +125,13 @@ export function OrderDetails({
           </tbody>
         </table>
       </div>
+      {order.journalUnreadable !== null && (
+        <Notice kind="warning">
+          <strong>The journal cannot be read, so nothing can be sent on this order now.</strong>{' '}
+          {order.journalUnreadable} What the gateway says of the order is shown; what Paydesk desks
+          captured or refunded is unknown until the journal answers again.
+        </Notice>
+      )}
       {order.changedElsewhere && (
         <Notice kind="info">
           {isPreauth ? 'Captures' : 'Refunds'} of this order were made outside Paydesk; only the
