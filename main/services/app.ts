@@ -24,6 +24,8 @@ import { PayLinkService } from './paylinks';
 import { PayoutService } from './payouts';
 import { ProfileService } from './profiles';
 import { RecurringService } from './recurring';
+import { TeamProfiles } from './team-profiles';
+import { TeamUploadService } from './team-upload';
 
 export interface StartOptions {
   dataDir: string;
@@ -69,6 +71,8 @@ export class PaydeskServices {
     readonly reconciled: Promise<JournalEntry[]>,
     private readonly sandbox: Sandbox | undefined,
     private readonly store: Store,
+    /** Team mode's shared profiles and the one-time upload (docs/team.md). */
+    readonly team: { profiles: TeamProfiles; upload: TeamUploadService },
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
@@ -87,16 +91,25 @@ export class PaydeskServices {
     const profiles = new Profiles(db);
     const journal = new Journal(db);
     const connections = new Connections(profiles, options.secrets, defaultClientFactory());
+    // Off until the desk joins a team (TeamProfiles.join with its open team journal).
+    const teamProfiles = new TeamProfiles(db, profiles, options.secrets, (id) =>
+      connections.forget(id),
+    );
     let sandbox: Sandbox | undefined;
-    const keys = new KeyService(profiles, options.secrets, (profile, publicKeyPem) => {
-      // The old key's client and parsed key go now, not at the next operation.
-      connections.forget(profile.id);
-      if (profile.embedded && sandbox) {
-        void registerWithSandbox(sandbox, options.secrets, profile, publicKeyPem).catch(
-          (error: unknown) => log.log('error', 'The sandbox did not take the new key', { error }),
-        );
-      }
-    });
+    const keys = new KeyService(
+      profiles,
+      options.secrets,
+      (profile, publicKeyPem) => {
+        // The old key's client and parsed key go now, not at the next operation.
+        connections.forget(profile.id);
+        if (profile.embedded && sandbox) {
+          void registerWithSandbox(sandbox, options.secrets, profile, publicKeyPem).catch(
+            (error: unknown) => log.log('error', 'The sandbox did not take the new key', { error }),
+          );
+        }
+      },
+      teamProfiles,
+    );
     // One action path for every operation that moves money or registers something.
     const actions = new ActionPath(db, journal, connections, {
       operator: options.operator,
@@ -178,7 +191,7 @@ export class PaydeskServices {
     if (!store.fault) batches.recover();
     return new PaydeskServices(
       db,
-      new ProfileService(profiles, options.secrets, connections),
+      new ProfileService(profiles, options.secrets, connections, teamProfiles),
       keys,
       orders,
       new PayoutService(actions),
@@ -192,6 +205,7 @@ export class PaydeskServices {
       reconciled,
       sandbox,
       store,
+      { profiles: teamProfiles, upload: new TeamUploadService(db, teamProfiles) },
     );
   }
 
