@@ -164,7 +164,7 @@ export class TeamProfiles {
         "This shared profile has the team's signing key, and a key pair belongs to one environment. An admin rotates to a new key before changing the environment.",
         'environment',
       );
-    const shared = await this.guard(store.update(id, clean), clean, 'change');
+    const shared = await this.guard(store.update(id, clean), current, 'change');
     if (!shared) {
       await this.refresh();
       throw new ProfileError(
