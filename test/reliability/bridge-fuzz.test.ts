@@ -364,6 +364,9 @@ const SHAPES: Record<string, string[]> = {
   'batches.pause': ['batchId'],
   'batches.cancel': ['batchId'],
   'batches.saveResult': ['batchId'],
+  'team.refreshProfiles': [],
+  'team.planLocalJournalUpload': ['profileMap'],
+  'team.uploadLocalJournal': ['profileMap'],
 };
 
 function shaped(fields: string[], options: { realProfile: boolean }): fc.Arbitrary<unknown> {
