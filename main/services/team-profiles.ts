@@ -133,7 +133,7 @@ export class TeamProfiles {
       teamFingerprint: team,
       deskFingerprint: desk,
       keyState,
-      keyMessage: keyMessage(profile.name, keyState, team, desk, this.isAdmin),
+      keyMessage: keyMessage(profile.name, keyState, this.isAdmin),
     };
   }
 
@@ -282,18 +282,14 @@ export class TeamProfiles {
   }
 }
 
-function keyMessage(
-  name: string,
-  state: TeamKeyState,
-  team: string | null,
-  desk: string | null,
-  isAdmin: boolean,
-): string | null {
+function keyMessage(name: string, state: TeamKeyState, isAdmin: boolean): string | null {
+  // The two fingerprints travel beside the sentence (teamFingerprint, deskFingerprint), so a
+  // screen can set them out to be read aloud and compared.
   if (state === 'differs')
-    return `This desk's key for "${name}" (${desk}) is not the team's key (${team}). Import the team's key on this desk (Keys → Import)${isAdmin ? '; or, if this desk holds the new key after a rotation, import it again here to make it the team’s key' : ', or, if this desk holds the new key after a rotation, ask an admin to make it the team’s key'}.`;
+    return `This desk's key for "${name}" is not the team's key. Import the team's key on this desk (Keys → Import)${isAdmin ? '; or, if this desk holds the new key after a rotation, import it again here to make it the team’s key' : ', or, if this desk holds the new key after a rotation, ask an admin to make it the team’s key'}.`;
   if (state === 'missing-here')
-    return `The team signs "${name}" with key ${team}, and this desk has no private key for it. Import the team's key on this desk (Keys → Import; an admin gives you the file).`;
+    return `The team signs "${name}" with its key, and this desk has no private key for it. Import the team's key on this desk (Keys → Import; an admin gives you the file).`;
   if (state === 'team-has-none')
-    return `The team has no key recorded for "${name}"; this desk's key is ${desk}. ${isAdmin ? 'Import or generate the key here to record it as the team’s.' : 'An admin records the team’s key by importing or generating it on their desk.'}`;
+    return `The team has no key recorded for "${name}". ${isAdmin ? 'Import or generate the key here to record it as the team’s.' : 'An admin records the team’s key by importing or generating it on their desk.'}`;
   return null;
 }
