@@ -6,7 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ServiceError } from '../../main/services/errors';
