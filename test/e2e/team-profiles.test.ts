@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { openTeamJournal, type TeamJournal } from '../../main/store/postgres/connect';
 import { closeSharedBrowser, startHarness, type Harness } from '../harness/harness';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import { createTeamDatabase, type TeamDb } from '../support/team';
+import { teamLinkOf } from '../team/support/team-desk';
 
 const withPostgres = postgresForTests('the team profiles screens');
 const SHOTS = process.env.PAYDESK_SHOTS;
@@ -33,7 +33,7 @@ describe.skipIf(!withPostgres)('a desk on a team (browser)', () => {
   let cluster: PgCluster;
   let team: TeamDb;
   let h: Harness;
-  let opened: TeamJournal;
+  let opened: Awaited<ReturnType<typeof teamLinkOf>>;
   let deskFp: string;
 
   beforeAll(async () => {
@@ -50,15 +50,7 @@ describe.skipIf(!withPostgres)('a desk on a team (browser)', () => {
     // Before the team, this desk had the same merchant account with a key of its own.
     const local = await h.services.profiles.create({ ...SHOP, controlKey: 'DESK-CONTROL-KEY' });
     deskFp = (await h.services.keys.generate(local.id, 2048)).fingerprint;
-    const url = new URL(team.urlOf('ann'));
-    opened = await openTeamJournal({
-      host: url.hostname,
-      port: Number(url.port),
-      database: team.database,
-      login: 'ann',
-      password: decodeURIComponent(url.password),
-      desk: 'Front-1',
-    });
+    opened = await teamLinkOf(team, 'ann', 'Front-1');
     await h.services.team.profiles.join(opened);
   }, 90_000);
 
@@ -78,7 +70,7 @@ describe.skipIf(!withPostgres)('a desk on a team (browser)', () => {
     await card.getByText(/^Shared by the team · last changed by ada/).waitFor();
     await card.getByText(/only an admin changes it/).waitFor();
     const warning = await card.getByRole('alert').textContent();
-    expect(warning).toContain("This desk's key is not the team's.");
+    expect(warning).toContain('Not the team’s key.');
     expect(warning).toContain(`Team's key${TEAM_FP}`);
     expect(warning).toContain(`This desk's key${deskFp}`);
     expect(warning).toContain("Import the team's key on this desk");

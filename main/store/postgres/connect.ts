@@ -29,12 +29,6 @@ export interface TeamJournal {
   login: string;
   /** The person's Paydesk groups, for the screens to show only what they allow. */
   roles: string[];
-  /** This desk's name, as given in the settings. */
-  desk: string;
-  /** The server, for messages ("PostgreSQL at db.example.com:5432"). */
-  where: string;
-  /** The pool the journal uses, shared by the team's profiles and the upload. */
-  pool: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -94,15 +88,7 @@ export async function openTeamJournal(
     const me = await journal.me();
     if (!me.roles.some((r) => (GROUP_ROLES as readonly string[]).includes(r)))
       throw notInAGroup(settings, where);
-    return {
-      journal,
-      login: me.login,
-      roles: me.roles,
-      desk: settings.desk,
-      where,
-      pool,
-      close: () => pool.end(),
-    };
+    return { journal, login: me.login, roles: me.roles, close: () => pool.end() };
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw toTeamError(error, where);

@@ -14,10 +14,10 @@ export function TeamKeyNotice({ profile }: { profile: ProfileView }) {
     <Notice kind={kind}>
       <strong>
         {team.keyState === 'differs'
-          ? "This desk's key is not the team's. "
+          ? 'Not the team’s key. '
           : team.keyState === 'missing-here'
-            ? "The team's key is not on this desk. "
-            : 'The team has no key recorded. '}
+            ? 'The team’s key is not on this desk. '
+            : 'No team key recorded. '}
       </strong>
       {team.keyMessage}
       <dl className="team-key-facts">

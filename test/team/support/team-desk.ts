@@ -1,21 +1,48 @@
 // A whole desk for the team-mode tests: Paydesk's services started as the app starts them (its
 // own data folder, its own keychain, the embedded sandbox), joining the team's PostgreSQL with
-// the person's own login through openTeamJournal, as Settings → Team journal will.
+// the person's own login, as the desk's open team journal does (Settings → Team journal).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import pg from 'pg';
+
 import { MemorySecretStore } from '../../../main/secrets';
 import { PaydeskServices } from '../../../main/services/app';
-import { openTeamJournal, type TeamJournal } from '../../../main/store/postgres/connect';
+import type { TeamLink } from '../../../main/services/team-profiles';
 import type { Person, TeamDb } from '../../support/team';
+
+/**
+ * What a desk's open team journal gives the shared profiles and the upload: its pool, the login
+ * and its groups (from paydesk.me, the server's word), the desk's name and the server.
+ */
+export async function teamLinkOf(
+  team: TeamDb,
+  person: Person,
+  desk: string,
+): Promise<TeamLink & { close(): Promise<void> }> {
+  const pool = new pg.Pool({ connectionString: team.urlOf(person), max: 4 });
+  pool.on('error', () => undefined);
+  const { rows } = await pool.query<{ login: string; roles: string[] }>(
+    'SELECT login, roles FROM paydesk.me',
+  );
+  const url = new URL(team.urlOf(person));
+  return {
+    pool,
+    login: rows[0]!.login,
+    roles: rows[0]!.roles,
+    desk,
+    where: `PostgreSQL at ${url.hostname}:${url.port}`,
+    close: () => pool.end(),
+  };
+}
 
 export interface TestDesk {
   app: PaydeskServices;
   secrets: MemorySecretStore;
-  /** Opens the team journal as the person and puts this desk on the team. */
-  join(): Promise<TeamJournal>;
+  /** Connects to the team as the person and puts this desk on the team. */
+  join(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,22 +56,13 @@ export async function startDesk(team: TeamDb, person: Person, desk: string): Pro
     sandboxDelayMs: 50,
     wait: { delayAfter: () => 25, giveUpAfterMs: 5_000 },
   });
-  let opened: TeamJournal | undefined;
+  let opened: Awaited<ReturnType<typeof teamLinkOf>> | undefined;
   return {
     app,
     secrets,
     async join() {
-      const url = new URL(team.urlOf(person));
-      opened = await openTeamJournal({
-        host: url.hostname,
-        port: Number(url.port),
-        database: team.database,
-        login: person,
-        password: decodeURIComponent(url.password),
-        desk,
-      });
+      opened = await teamLinkOf(team, person, desk);
       await app.team.profiles.join(opened);
-      return opened;
     },
     async close() {
       await app.close();
