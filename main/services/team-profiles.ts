@@ -79,7 +79,11 @@ export class TeamProfiles {
     return this.active && this.mirror.info(profileId)?.role === 'shared';
   }
 
-  /** The desk is on a team from now on: the team's profiles replace the local ones in lists. */
+  /**
+   * The desk is on a team from now on: the team's profiles replace the local ones in lists. When
+   * the database is away this throws, but the desk stays on the team and works from its last
+   * copy; the next list read after 30 s (refreshIfStale) or `refresh` tries again.
+   */
   async join(team: TeamLink): Promise<MirrorReport> {
     this.link = { team, store: new PgProfiles(team.pool, team.where) };
     return this.refresh();
