@@ -38,6 +38,7 @@ describe('window.paydesk in the page', () => {
       'payouts',
       'profiles',
       'recurring',
+      'team',
       'tools',
       'version',
     ]);
