@@ -51,6 +51,7 @@ const STALE_MS = 30_000;
 export class TeamProfiles {
   private link: { team: TeamLink; store: PgProfiles } | undefined;
   private refreshedAt = 0;
+  private refreshing: Promise<void> | undefined;
   readonly mirror: TeamMirror;
 
   constructor(
@@ -109,10 +110,24 @@ export class TeamProfiles {
     return report;
   }
 
-  /** Refreshes when the mirror is older than STALE_MS; an unreachable database leaves the last copy. */
-  async refreshIfStale(): Promise<void> {
+  /**
+   * Refreshes when the mirror is older than STALE_MS, waiting at most `waitMs` for it: a list
+   * never hangs on a database that is away (a connection attempt may take its whole timeout);
+   * it shows the last copy, and the refresh lands for the next read. One attempt per period.
+   */
+  async refreshIfStale(waitMs = 1_500): Promise<void> {
     if (!this.active || this.now() - this.refreshedAt < STALE_MS) return;
-    await this.refresh().catch(() => undefined);
+    this.refreshedAt = this.now();
+    this.refreshing ??= this.refresh()
+      .then(() => undefined)
+      .catch(() => undefined)
+      .finally(() => (this.refreshing = undefined));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.refreshing,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs).unref())),
+    ]);
+    clearTimeout(timer);
   }
 
   viewOf(profile: Profile, hasPrivateKey: boolean): TeamProfileView | undefined {

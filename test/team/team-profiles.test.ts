@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { StoreError } from '../../main/store/errors';
 import { ProfileError } from '../../main/store/profiles';
 import {
   findPostgresBin,
@@ -228,5 +229,22 @@ describe.skipIf(!withPostgres)('shared profiles (real PostgreSQL, whole desks)',
     expect(secrets.length).toBeGreaterThan(10);
     for (const secret of secrets) expect(stdout.includes(secret), secret.slice(0, 12)).toBe(false);
     expect(stdout).not.toMatch(/PRIVATE KEY/);
+  });
+
+  it('with the database away, a desk says so on refresh and keeps working from its last copy', async () => {
+    await cluster.halt();
+    try {
+      const refused = await rejection(samDesk.app.team.profiles.refresh());
+      expect(refused).toBeInstanceOf(StoreError);
+      expect((refused as StoreError).code).toBe('UNREACHABLE');
+      const listed = await samDesk.app.profiles.list();
+      expect(listed.find((p) => p.id === sharedId)).toMatchObject({
+        name: 'Shop EUR main',
+        team: { keyState: 'differs' },
+      });
+    } finally {
+      await cluster.resume();
+    }
+    await samDesk.app.team.profiles.refresh();
   });
 });
