@@ -203,6 +203,13 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
         await services.teamSettings.stop();
         return restart();
       },
+      refreshProfiles: async () => {
+        const report = await services.team.profiles.refresh();
+        return { shared: report.shared, setAside: report.setAside };
+      },
+      planLocalJournalUpload: ({ profileMap }) => services.team.upload.plan(profileMap),
+      uploadLocalJournal: ({ profileMap }) =>
+        services.team.upload.uploadLocalJournal(profileMap ? { profileMap } : {}),
     },
     tools: {
       checkCallback: ({ profileId, text }) => services.callbacks.check(profileId, text),

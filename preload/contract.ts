@@ -73,6 +73,19 @@ const profileViewSchema = z.object({
   hasPrivateKey: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** On a team, for a shared profile (main/services/team-profiles.ts); absent otherwise. */
+  team: z
+    .object({
+      /** The person's login may change it (paydesk_admin); the database decides anyway. */
+      canEdit: z.boolean(),
+      updatedBy: z.string().nullable(),
+      teamFingerprint: z.string().nullable(),
+      deskFingerprint: z.string().nullable(),
+      keyState: z.enum(['same', 'differs', 'missing-here', 'team-has-none', 'none']),
+      /** What to do when this desk's key is not the team's; null when nothing is wrong. */
+      keyMessage: z.string().nullable(),
+    })
+    .optional(),
 });
 
 const keyHistorySchema = z.object({
@@ -536,6 +549,47 @@ const batchViewSchema = z.object({
   }),
 });
 
+/** Uploading a desk's local journal to its team's (main/services/team-upload.ts). */
+const uploadPlanSchema = z.object({
+  entries: z.number().int(),
+  sandbox: z.number().int(),
+  unsettled: z.array(
+    z.object({
+      clientOrderId: z.string(),
+      operation: z.string(),
+      state: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+  profiles: z.array(
+    z.object({
+      localId: z.string(),
+      name: z.string(),
+      entries: z.number().int(),
+      sharedId: z.string().nullable(),
+      sharedName: z.string().nullable(),
+      how: z.enum(['same-id', 'same-gateway', 'chosen']).nullable(),
+    }),
+  ),
+  lastUpload: z
+    .object({
+      at: z.string(),
+      login: z.string(),
+      uploaded: z.number().int(),
+      present: z.number().int(),
+    })
+    .nullable(),
+});
+
+const uploadReportSchema = z.object({
+  uploaded: z.number().int(),
+  alreadyThere: z.number().int(),
+  sandbox: z.number().int(),
+  clashes: z.array(z.string()),
+  at: z.string(),
+  firstUploadAt: z.string().nullable(),
+});
+
 const byBatch = z.object({ batchId: z.number().int().min(1) }).strict();
 
 const empty = z.object({}).strict();
@@ -738,6 +792,21 @@ export const contract = {
     test: call(teamCalls.test.request, teamCalls.test.result),
     use: call(teamCalls.use.request, teamCalls.use.result),
     stop: call(teamCalls.stop.request, teamCalls.stop.result),
+    /** Reads the team's shared profiles into this desk's copy now (it also does at start). */
+    refreshProfiles: call(
+      empty,
+      z.object({ shared: z.number().int(), setAside: z.number().int() }),
+    ),
+    /** What uploading this desk's local journal would do, and what stands in its way. */
+    planLocalJournalUpload: call(
+      z.object({ profileMap: z.record(id, id).optional() }).strict(),
+      uploadPlanSchema,
+    ),
+    /** Uploads this desk's settled local journal to the team's, once; safe to run again. */
+    uploadLocalJournal: call(
+      z.object({ profileMap: z.record(id, id).optional() }).strict(),
+      uploadReportSchema,
+    ),
   },
   tools: {
     /** Is a callback a shop received genuine? Checked in main with the profile's control key. */

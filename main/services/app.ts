@@ -28,6 +28,8 @@ import { RecurringService } from './recurring';
 import { openJournalAtStart, type StartupJournal } from './team/journal-at-start';
 import { TeamSettingsService } from './team/team-settings';
 import type { TeamOpenOptions } from '../store/postgres/connect';
+import { TeamProfiles } from './team-profiles';
+import { TeamUploadService } from './team-upload';
 
 export interface StartOptions {
   dataDir: string;
@@ -88,6 +90,8 @@ export class PaydeskServices {
     readonly journalAtStart: StartupJournal,
     /** Settings -> Team journal. */
     readonly teamSettings: TeamSettingsService,
+    /** Team mode's shared profiles and the one-time upload (docs/team.md). */
+    readonly team: { profiles: TeamProfiles; upload: TeamUploadService },
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
@@ -115,16 +119,26 @@ export class PaydeskServices {
     const profiles = new Profiles(db);
     const journal = options.journal ?? opened.port;
     const connections = new Connections(profiles, options.secrets, defaultClientFactory());
+    // Off until the desk joins a team (TeamProfiles.join with its open team journal).
+    const teamProfiles = new TeamProfiles(db, profiles, options.secrets, (id) =>
+      connections.forget(id),
+    );
+    if (opened.team) await joinTeamProfiles(teamProfiles, opened, log);
     let sandbox: Sandbox | undefined;
-    const keys = new KeyService(profiles, options.secrets, (profile, publicKeyPem) => {
-      // The old key's client and parsed key go now, not at the next operation.
-      connections.forget(profile.id);
-      if (profile.embedded && sandbox) {
-        void registerWithSandbox(sandbox, options.secrets, profile, publicKeyPem).catch(
-          (error: unknown) => log.log('error', 'The sandbox did not take the new key', { error }),
-        );
-      }
-    });
+    const keys = new KeyService(
+      profiles,
+      options.secrets,
+      (profile, publicKeyPem) => {
+        // The old key's client and parsed key go now, not at the next operation.
+        connections.forget(profile.id);
+        if (profile.embedded && sandbox) {
+          void registerWithSandbox(sandbox, options.secrets, profile, publicKeyPem).catch(
+            (error: unknown) => log.log('error', 'The sandbox did not take the new key', { error }),
+          );
+        }
+      },
+      teamProfiles,
+    );
     // One action path for every operation that moves money or registers something.
     const actions = new ActionPath(journal, connections, {
       operator: options.operator,
@@ -220,7 +234,7 @@ export class PaydeskServices {
     if (!store.fault) batches.recover();
     return new PaydeskServices(
       db,
-      new ProfileService(profiles, options.secrets, connections),
+      new ProfileService(profiles, options.secrets, connections, teamProfiles),
       keys,
       orders,
       new PayoutService(actions),
@@ -237,6 +251,7 @@ export class PaydeskServices {
       journal,
       opened,
       new TeamSettingsService(options.dataDir, options.secrets, options.team),
+      { profiles: teamProfiles, upload: new TeamUploadService(db, teamProfiles) },
     );
   }
 
@@ -331,4 +346,38 @@ async function startEmbeddedSandbox(
     await sandbox.close();
     throw error;
   }
+}
+
+/**
+ * A desk on the team journal lists the team's shared profiles. With the database reachable the
+ * shared copy is read before the first screen; away, the desk joins anyway and works from its
+ * last copy, refreshed when the database answers (TeamProfiles.refreshIfStale). The groups are
+ * those of this start: a desk started while the database was away learns them on its next start.
+ */
+async function joinTeamProfiles(
+  teamProfiles: TeamProfiles,
+  opened: StartupJournal,
+  log: Logger,
+): Promise<void> {
+  const team = opened.team;
+  if (!team) return;
+  const session = await opened.session.get();
+  const link = {
+    pool: team.pool,
+    login: session.login,
+    roles: session.groups,
+    desk: team.desk,
+    where: team.where,
+  };
+  const joined = teamProfiles.join(link).catch((error: unknown) => {
+    log.log(
+      'error',
+      "The team's shared profiles could not be read; this desk shows its last copy",
+      {
+        where: team.where,
+        error,
+      },
+    );
+  });
+  if (session.reachable) await joined;
 }

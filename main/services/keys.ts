@@ -25,11 +25,17 @@ export class KeyService {
     /** Told when a profile's key changes (the embedded sandbox registers the new public key). */
     private readonly onKeyChanged: (profile: Profile, publicKeySpkiPem: string) => void = () =>
       undefined,
+    /** On a team: who may change a shared profile's key, and the team's record of it. */
+    private readonly team?: {
+      checkKey(profileId: string, fingerprint: string | undefined): void;
+      keyAttached(profile: Profile): Promise<void>;
+    },
   ) {}
 
   async generate(profileId: string, bits: KeySize = 4096): Promise<PublicKeyView> {
     this.profiles.require(profileId);
     this.profiles.requireWritable('attach a new key');
+    this.team?.checkKey(profileId, undefined);
     return this.attach(profileId, await (await keys()).generateKeyPair(bits));
   }
 
@@ -48,6 +54,7 @@ export class KeyService {
     this.profiles.require(profileId);
     const material = await (await keys()).importPrivateKey(pem, passphrase);
     this.profiles.checkKey(profileId, material.fingerprint);
+    this.team?.checkKey(profileId, material.fingerprint);
     return { fingerprint: material.fingerprint, bits: material.bits };
   }
 
@@ -65,9 +72,12 @@ export class KeyService {
     // The rule first: a refused key must not replace the one in the keychain.
     this.profiles.requireWritable('attach a new key');
     this.profiles.checkKey(profileId, material.fingerprint);
+    this.team?.checkKey(profileId, material.fingerprint);
     await this.secrets.set(profileId, 'rsa-private-key', material.privateKeyPkcs8Pem);
     const profile = this.profiles.attachKey(profileId, material.fingerprint);
     this.onKeyChanged(profile, material.publicKeySpkiPem);
+    // On a team an admin's key becomes the team's key (after this desk's: see docs/team.md).
+    await this.team?.keyAttached(profile);
     return this.view(profileId, material);
   }
 

@@ -8,11 +8,14 @@ import type { SecretStore } from '../secrets';
 import type { Profile, ProfileInput, Profiles } from '../store/profiles';
 import { checkProfileText, ProfileError, validateProfileInput } from '../store/profiles';
 import type { Connections } from './connection';
+import type { TeamProfiles, TeamProfileView } from './team-profiles';
 
 export interface ProfileView extends Profile {
   /** The control key is in the keychain; the key itself is never shown again. */
   hasControlKey: boolean;
   hasPrivateKey: boolean;
+  /** On a team, for a shared profile: who may change it, and the team's key against this desk's. */
+  team?: TeamProfileView;
 }
 
 export type ConnectionCheck = { ok: true; message: string } | { ok: false; message: string };
@@ -22,6 +25,8 @@ export class ProfileService {
     private readonly profiles: Profiles,
     private readonly secrets: SecretStore,
     private readonly connections: Connections,
+    /** The team's shared profiles, when this desk is on a team. */
+    private readonly team?: TeamProfiles,
   ) {}
 
   private async view(profile: Profile): Promise<ProfileView> {
@@ -29,10 +34,17 @@ export class ProfileService {
       this.secrets.get(profile.id, 'control-key').catch(() => undefined),
       this.secrets.get(profile.id, 'rsa-private-key').catch(() => undefined),
     ]);
-    return { ...profile, hasControlKey: Boolean(controlKey), hasPrivateKey: Boolean(privateKey) };
+    const team = this.team?.viewOf(profile, Boolean(privateKey));
+    return {
+      ...profile,
+      hasControlKey: Boolean(controlKey),
+      hasPrivateKey: Boolean(privateKey),
+      ...(team ? { team } : {}),
+    };
   }
 
   async list(): Promise<ProfileView[]> {
+    await this.team?.refreshIfStale();
     return Promise.all(this.profiles.list().map((p) => this.view(p)));
   }
 
@@ -46,11 +58,15 @@ export class ProfileService {
     const controlKey = input.controlKey.trim();
     if (!controlKey)
       throw new ProfileError('Enter the control key the gateway gave you.', 'controlKey');
-    const profile = this.profiles.create(input);
+    // On a team a new profile is a shared one: the team's database first, then this desk's copy.
+    const team = this.team?.active ? this.team : undefined;
+    const profile = team ? await team.create(input) : this.profiles.create(input);
     try {
       await this.secrets.set(profile.id, 'control-key', controlKey);
     } catch (error) {
-      this.profiles.remove(profile.id); // no profile without its key
+      // no profile without its key
+      if (team) await team.remove(profile.id);
+      else this.profiles.remove(profile.id);
       throw error;
     }
     return this.view(profile);
@@ -63,8 +79,12 @@ export class ProfileService {
     this.profiles.requireWritable('change a profile');
     if (input.controlKey) checkProfileText(input.controlKey, 'controlKey', 'control key');
     const controlKey = input.controlKey?.trim();
+    // A shared profile changes in the team's database first (admins only); its control key is
+    // this desk's own, which anyone at the desk may set.
+    const shared = this.team?.isShared(id) ? this.team : undefined;
+    if (shared) await shared.update(id, input);
     if (controlKey) await this.secrets.set(id, 'control-key', controlKey);
-    const profile = this.profiles.update(id, input);
+    const profile = shared ? this.profiles.require(id) : this.profiles.update(id, input);
     this.connections.forget(id);
     return this.view(profile);
   }
@@ -78,7 +98,8 @@ export class ProfileService {
         'The built-in Sandbox profile cannot be removed; it is what a new user starts with.',
       );
     }
-    this.profiles.remove(id);
+    if (this.team?.isShared(id)) await this.team.remove(id);
+    else this.profiles.remove(id);
     this.connections.forget(id);
     await this.secrets.delete(id, 'control-key');
     await this.secrets.delete(id, 'rsa-private-key');

@@ -200,4 +200,26 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX journal_status_id ON journal(status, id, created_at);
   `,
+  // 9: team mode (docs/team.md). Profiles mirrored from the team's paydesk.profiles, so every
+  // read stays synchronous: team_role 'shared' is such a mirror (its id is the shared id the team
+  // journal references; team_key_fingerprint the team's key, key_fingerprint this desk's own);
+  // 'set-aside' is a local profile kept but not listed while the desk is on a team
+  // (team_profile_id: the shared profile with its gateway identity, if any). team_uploads: each
+  // upload of this desk's journal to a team, with its counts.
+  `
+  ALTER TABLE profiles ADD COLUMN team_role TEXT CHECK (team_role IS NULL OR team_role IN ('shared', 'set-aside'));
+  ALTER TABLE profiles ADD COLUMN team_key_fingerprint TEXT;
+  ALTER TABLE profiles ADD COLUMN team_updated_by TEXT;
+  ALTER TABLE profiles ADD COLUMN team_profile_id TEXT;
+  CREATE TABLE team_uploads (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    team        TEXT NOT NULL,
+    login       TEXT NOT NULL,
+    desk        TEXT NOT NULL,
+    uploaded    INTEGER NOT NULL CHECK (uploaded >= 0),
+    present     INTEGER NOT NULL CHECK (present >= 0),
+    sandbox     INTEGER NOT NULL CHECK (sandbox >= 0),
+    finished_at TEXT NOT NULL
+  );
+  `,
 ];

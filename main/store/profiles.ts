@@ -130,8 +130,13 @@ export class Profiles {
     requireWritable(this.db, action);
   }
 
+  /** The profiles to work with: on a team, the shared ones and the Sandbox (team-mirror.ts). */
   list(): Profile[] {
-    return (this.db.prepare('SELECT * FROM profiles ORDER BY name').all() as Row[]).map(toProfile);
+    return (
+      this.db
+        .prepare(`SELECT * FROM profiles WHERE team_role IS NOT 'set-aside' ORDER BY name`)
+        .all() as Row[]
+    ).map(toProfile);
   }
 
   /** Compiled once: every operation reads its profile. */

@@ -391,6 +391,9 @@ const SHAPES: Record<string, string[]> = {
   'team.test': TEAM_FIELDS,
   'team.use': TEAM_FIELDS,
   'team.stop': [],
+  'team.refreshProfiles': [],
+  'team.planLocalJournalUpload': ['profileMap'],
+  'team.uploadLocalJournal': ['profileMap'],
 };
 
 function shaped(fields: string[], options: { realProfile: boolean }): fc.Arbitrary<unknown> {

@@ -344,4 +344,132 @@ GRANT INSERT (journal_id, kind, state, status, fields, error_code, error_message
   ON paydesk.journal_answers TO paydesk_finance;
 `,
   },
+  {
+    version: 2,
+    description: "the one-time upload of a desk's local journal, with what the desk recorded",
+    sql: `
+-- A desk moving from its SQLite journal to the team's uploads its settled entries once
+-- (docs/team.md, "Uploading a desk's journal"). An uploaded entry's operator is, like every
+-- entry's, the login that wrote it, here the uploader: the database's word. What the desk itself
+-- recorded is kept apart: recorded_operator (the desk's operator, "recorded on the desk as") and
+-- recorded_settled_by (who settled it by hand there). uploaded_at marks the entry as uploaded.
+ALTER TABLE paydesk.journal
+  ADD COLUMN recorded_operator   text,
+  ADD COLUMN recorded_settled_by text,
+  ADD COLUMN uploaded_at         timestamptz;
+ALTER TABLE paydesk.journal ADD CONSTRAINT journal_uploaded_recorded
+  CHECK ((uploaded_at IS NULL) = (recorded_operator IS NULL));
+CREATE INDEX journal_uploaded ON paydesk.journal (desk, uploaded_at) WHERE uploaded_at IS NOT NULL;
+
+-- The insert rule of migration 1, plus one door for uploaded entries: only the upload function
+-- below (running as the schema's owner) writes one, and only a settled one (final or refused,
+-- as it was on the desk, with the desk's times). Everything else still starts as 'sending'.
+CREATE OR REPLACE FUNCTION paydesk.journal_before_insert() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog AS $fn$
+BEGIN
+  IF NEW.operator IS DISTINCT FROM session_user THEN
+    RAISE EXCEPTION 'The operator of a journal entry is the login that writes it (%), not %.',
+      session_user, NEW.operator USING ERRCODE = '42501';
+  END IF;
+  IF num_nonnulls(NEW.uploaded_at, NEW.recorded_operator, NEW.recorded_settled_by) > 0 THEN
+    IF current_user IS DISTINCT FROM
+       (SELECT pg_get_userbyid(n.nspowner) FROM pg_namespace n WHERE n.nspname = 'paydesk') THEN
+      RAISE EXCEPTION 'An uploaded journal entry is written only by paydesk.upload_local_entries.'
+        USING ERRCODE = '42501';
+    END IF;
+    IF NEW.state NOT IN ('final', 'refused') THEN
+      RAISE EXCEPTION 'Only a settled entry (final or refused) is uploaded; % is %.',
+        NEW.client_orderid, NEW.state USING ERRCODE = 'PD001';
+    END IF;
+    NEW.uploaded_at := now();
+    NEW.lease_owner := NULL;
+    NEW.lease_until := NULL;
+    RETURN NEW;
+  END IF;
+  IF NEW.state <> 'sending' THEN
+    RAISE EXCEPTION 'A journal entry is written before its request is sent: it starts as sending, not %.',
+      NEW.state USING ERRCODE = 'PD001';
+  END IF;
+  IF num_nonnulls(NEW.orderid, NEW.status, NEW.error_code, NEW.error_message, NEW.final_at,
+                  NEW.settled_by, NEW.settle_reason) > 0 THEN
+    RAISE EXCEPTION 'A new journal entry has no answer yet (orderid, status, error, final_at, settled_by are set by its answers).'
+      USING ERRCODE = 'PD001';
+  END IF;
+  NEW.created_at := now();
+  NEW.updated_at := now();
+  NEW.sent_at := now();
+  RETURN NEW;
+END
+$fn$;
+
+-- Uploads a batch of a desk's settled entries in one transaction; the desk calls it in batches,
+-- so a crash loses at most the batch in hand, and a second run skips what is there. Each entry
+-- is a JSON object of the SQLite journal's columns (amount_minor as a string: exact). The
+-- caller's word is taken for what the desk recorded, never for who uploads: operator is
+-- session_user, and the desk's operator goes to recorded_operator. Returns, per entry,
+-- 'uploaded', 'present' (uploaded before from this desk) or 'clash' (the id is another entry's).
+-- SECURITY DEFINER: it runs as the schema's owner, past the column grants, so it checks its
+-- caller itself (finance or admin) and writes only settled entries.
+CREATE FUNCTION paydesk.upload_local_entries(p_desk text, p_entries jsonb)
+RETURNS TABLE (entry text, outcome text)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $fn$
+DECLARE
+  e jsonb;
+  v_id text;
+  written integer;
+  found_desk text;
+  found_uploaded timestamptz;
+BEGIN
+  IF NOT (pg_has_role(session_user, 'paydesk_finance', 'MEMBER')
+          OR pg_has_role(session_user, 'paydesk_admin', 'MEMBER')) THEN
+    RAISE EXCEPTION 'Only a finance or admin login uploads a desk''s journal; % is neither.', session_user
+      USING ERRCODE = '42501';
+  END IF;
+  IF coalesce(p_desk, '') = '' THEN
+    RAISE EXCEPTION 'Name the desk whose journal this is.' USING ERRCODE = '22023';
+  END IF;
+  IF jsonb_typeof(p_entries) IS DISTINCT FROM 'array' THEN
+    RAISE EXCEPTION 'The entries to upload are a JSON array.' USING ERRCODE = '22023';
+  END IF;
+  FOR e IN SELECT value FROM jsonb_array_elements(p_entries) LOOP
+    v_id := e ->> 'client_orderid';
+    IF coalesce(e ->> 'operator', '') = '' THEN
+      RAISE EXCEPTION 'Entry % has no operator recorded on the desk.', v_id USING ERRCODE = '22023';
+    END IF;
+    INSERT INTO paydesk.journal AS j (
+      client_orderid, profile_id, desk, operator, recorded_operator, operation, target_orderid,
+      target_client_orderid, action, changed_elsewhere, orderid, amount_minor, currency, reason,
+      note, email, summary, state, status, error_code, error_message, created_at, updated_at,
+      final_at, sent_at, settled_by, recorded_settled_by, settle_reason, result, uploaded_at)
+    VALUES (
+      v_id, e ->> 'profile_id', p_desk, session_user, e ->> 'operator', e ->> 'operation',
+      e ->> 'target_orderid', e ->> 'target_client_orderid', e ->> 'action',
+      coalesce((e ->> 'changed_elsewhere')::boolean, false), e ->> 'orderid',
+      (e ->> 'amount_minor')::bigint, e ->> 'currency', e ->> 'reason', e ->> 'note', e ->> 'email',
+      coalesce(e -> 'summary', '{}'), e ->> 'state', e ->> 'status', e ->> 'error_code',
+      e ->> 'error_message', (e ->> 'created_at')::timestamptz,
+      coalesce((e ->> 'updated_at')::timestamptz, (e ->> 'created_at')::timestamptz),
+      (e ->> 'final_at')::timestamptz, (e ->> 'sent_at')::timestamptz,
+      CASE WHEN e ->> 'settled_by' IS NOT NULL THEN session_user END, e ->> 'settled_by',
+      CASE WHEN e ->> 'settled_by' IS NOT NULL
+           THEN coalesce(e ->> 'settle_reason', 'settled by hand on the desk') END,
+      coalesce(e -> 'result', '{}'), now())
+    ON CONFLICT (client_orderid) DO NOTHING;
+    GET DIAGNOSTICS written = ROW_COUNT;
+    entry := v_id;
+    IF written = 1 THEN
+      outcome := 'uploaded';
+    ELSE
+      SELECT j.desk, j.uploaded_at INTO found_desk, found_uploaded
+        FROM paydesk.journal j WHERE j.client_orderid = v_id;
+      outcome := CASE WHEN found_uploaded IS NOT NULL AND found_desk = p_desk THEN 'present' ELSE 'clash' END;
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+END
+$fn$;
+REVOKE ALL ON FUNCTION paydesk.upload_local_entries(text, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION paydesk.upload_local_entries(text, jsonb) TO paydesk_finance, paydesk_admin;
+`,
+  },
 ];

@@ -11,6 +11,7 @@ import { contract } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { TeamKeyNotice } from '../../components/TeamKeyNotice';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -109,6 +110,7 @@ function ProfileKeys({ profile }: { profile: ProfileView }) {
         For <strong>{profile.name}</strong> <EnvironmentBadge environment={profile.environment} />.
         The private key never leaves the OS keychain; only the public key below is shared.
       </p>
+      <TeamKeyNotice profile={profile} />
       {outcome && <Notice kind={outcome.kind}>{outcome.text}</Notice>}
       {current.error && <ErrorNotice error={current.error} title="The key could not be read:" />}
 

@@ -9,6 +9,7 @@ import { useId, useState } from 'react';
 import { paydesk, unwrap } from '../../api';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { SharedProfileNote, TeamKeyNotice } from '../../components/TeamKeyNotice';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -116,6 +117,7 @@ function ProfileCard({
         <h2 id={titleId}>{profile.name}</h2>
         <EnvironmentBadge environment={profile.environment} />
         {profile.embedded && <span className="built-in">Built-in sandbox on this computer</span>}
+        <SharedProfileNote profile={profile} />
       </header>
       <dl className="profile-facts">
         <dt>Base URL</dt>
@@ -143,6 +145,7 @@ function ProfileCard({
           )}
         </dd>
       </dl>
+      <TeamKeyNotice profile={profile} />
       <div className="button-row">
         <button type="button" onClick={onEdit}>
           Edit
@@ -157,6 +160,8 @@ function ProfileCard({
         </button>
         {profile.embedded ? (
           <span className="field-hint">The built-in Sandbox cannot be removed.</span>
+        ) : profile.team && !profile.team.canEdit ? (
+          <span className="field-hint">A shared profile is removed by an admin of the team.</span>
         ) : (
           <button
             type="button"

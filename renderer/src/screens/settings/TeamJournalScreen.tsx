@@ -12,6 +12,7 @@ import { isThisComputer } from '../../../../preload/team-contract';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { UploadLocalJournal } from '../../components/UploadLocalJournal';
 import { sessionKey, useSession } from '../../session';
 import {
   describedBy,
@@ -210,9 +211,10 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
           </div>
         )}
         {stop.error && <ErrorNotice error={stop.error} title="Still on the team journal:" />}
-        {/* team-profiles adds "Upload this desk's journal" here: a one-time upload of the
-            local journal to the team's (paydesk().team.uploadLocalJournal). */}
       </section>
+
+      {/* Once on the team: this desk's own journal can go to the team's, once. */}
+      {onTeam && current?.reachable && <UploadLocalJournal />}
 
       {restartMessage && (
         <Notice kind="success">
