@@ -80,7 +80,8 @@ async function shot(page: Page, path: string): Promise<string> {
 }
 
 /**
- * team-journal.png (a support login's connection tested), orders-support.png, and
+ * team-journal.png (a support login's connection tested), orders-support.png,
+ * team-journal-upload.png (a finance desk on the team, its journal ready to upload), and
  * team-journal-away.png (a finance desk started while the database was stopped).
  */
 export async function shootTeam(
@@ -119,6 +120,18 @@ export async function shootTeam(
   } finally {
     await support.close();
     support.cleanUp();
+  }
+
+  // A finance desk on the team: who writes, and the one-time upload of this desk's own journal.
+  const finance = await teamDesk(cluster, team, 'ann', 'Front-1');
+  try {
+    await finance.open('#/team-journal');
+    await finance.page.getByText('The database answers.').waitFor();
+    await finance.page.getByRole('heading', { name: "This desk's journal" }).waitFor();
+    paths.push(await shot(finance.page, join(dir, 'team-journal-upload.png')));
+  } finally {
+    await finance.close();
+    finance.cleanUp();
   }
 
   await cluster.halt();
