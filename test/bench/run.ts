@@ -8,7 +8,7 @@
 //   npm run bench -- --write docs/performance.md
 
 import { cpus, loadavg } from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { closeJournalFixture } from './lib/journal-fixture';
@@ -112,6 +112,7 @@ if (values.write) {
     '',
     markdownTable(lines),
     '',
+    ...handKeptSections(values.write),
     '## How each figure is measured',
     '',
     ...notes(lines).map((n) => `- ${n}`),
@@ -119,4 +120,22 @@ if (values.write) {
   ].join('\n');
   writeFileSync(values.write, markdown);
   console.log(`Wrote ${values.write}.`);
+}
+
+/**
+ * The sections of the file written before (earlier runs, what a round changed: kept by hand),
+ * each ending in a blank line; the old "How each figure is measured" goes, this run writes its own.
+ */
+function handKeptSections(file: string): string[] {
+  if (!existsSync(file)) return [];
+  const [top = '', ...sections] = readFileSync(file, 'utf8').split(/^(?=## )/m);
+  // The run this one replaces stays below it, so a round's before and after can be compared.
+  const previous = top.slice(top.indexOf('- Date:')).trimEnd();
+  const kept = top.includes('- Date:')
+    ? [`## The previous run (before the one above)\n\n${previous}\n`]
+    : [];
+  return kept
+    .concat(sections)
+    .filter((section) => !section.startsWith('## How each figure is measured'))
+    .map((section) => `${section.trimEnd()}\n`);
 }
