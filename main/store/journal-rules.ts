@@ -1,9 +1,8 @@
-// The journal's state machine as pure decisions, for a store that cannot run main/store/journal.ts
-// itself (PostgreSQL). Each takes the entry as it is and says what to set, 'same' for a legal
-// repeat (nothing changes), or 'illegal'. They mirror Journal's private decisions one for one;
-// the conformance tests (test/team/journal-port.test.ts) run the same cases on both stores, so a
-// change to one that is not made to the other fails there. Clocks are the store's business:
-// no decision sets final_at or updated_at.
+// The journal's state machine as pure decisions, the one copy both stores decide by: the desk's
+// SQLite (main/store/journal.ts) and the team's PostgreSQL (postgres/journal.ts). Each takes the
+// entry as it is and says what to set, 'same' for a legal repeat (nothing changes), or 'illegal'.
+// The conformance tests (test/team/journal-port.test.ts) run the same cases on both stores.
+// Clocks are the store's business: no decision sets final_at or updated_at.
 
 import { findCardData } from '../../preload/card-data';
 import { IN_FLIGHT, JournalError, type EntryResult, type JournalEntry } from './journal';
@@ -19,7 +18,7 @@ export interface Rule {
   decide: (current: JournalEntry) => Decision;
 }
 
-/** The entry's result with `more` added, as JSON; undefined when nothing new (as Journal's). */
+/** The entry's result with `more` added, as JSON; undefined when nothing new. */
 function mergeResult(current: JournalEntry, more: EntryResult | undefined): string | undefined {
   if (!more) return undefined;
   const fresh = Object.entries(more).filter(([k, v]) => v && current.result[k] !== v);
@@ -91,7 +90,7 @@ export function markUnknownRule(error: JournalProblem): Rule {
   };
 }
 
-/** Throws a JournalError for a missing reason or an entry no longer waiting, as Journal does. */
+/** Throws a JournalError for a missing reason or an entry no longer waiting. */
 export function settleByHandRule(clientOrderId: string, settlement: HandSettlement): Rule {
   const reason = settlement.reason.trim();
   if (!reason) throw new JournalError('Settling an entry by hand needs a reason.');
@@ -126,7 +125,7 @@ export function illegalMove(
 }
 
 /**
- * The last guard before the store, as Journal.begin has it: the services refuse card data in
+ * The last guard before the store, on both: the services refuse card data in
  * free text with a sentence for the clerk; a caller that forgot must still not get it stored.
  */
 export function refuseCardData(entry: NewJournalEntry): void {

@@ -17,8 +17,18 @@ import type { Db } from './database';
 import { CSV_SOURCE_COLUMNS, csvLinesOfRaw } from './csv';
 import { withoutFsync } from './durability';
 import { JournalPages } from './journal-pages';
-import { findCardData } from '../../preload/card-data';
-import { freeTextFields, redactFields } from './redact';
+import {
+  acknowledgeRule,
+  finishRule,
+  illegalMove,
+  markUnknownRule,
+  refuseCardData,
+  refuseRule,
+  settleByHandRule,
+  type Rule,
+} from './journal-rules';
+import type { HandSettlement, JournalAnswer as GatewayAnswer, JournalProblem } from './port';
+import { redactFields } from './redact';
 
 export type JournalState = 'sending' | 'acknowledged' | 'final' | 'refused' | 'unknown';
 /** States in which the gateway's final word on the entry is still owed. */
@@ -190,9 +200,6 @@ function toEntry(row: Row): JournalEntry {
   };
 }
 
-/** The columns to set, 'same' for a legal repeat (a no-op), or 'illegal'. */
-type Decision = Record<string, string | null> | 'same' | 'illegal';
-
 export class JournalError extends Error {
   constructor(message: string) {
     super(message);
@@ -232,14 +239,8 @@ export class Journal {
 
   /** Writes the entry before its request leaves; refuses a reused client_orderid. */
   begin(entry: NewJournalEntry): JournalEntry {
-    // The last guard before the disk: the services refuse card data in free text with a
-    // sentence for the clerk; a caller that forgot must still not get it stored.
-    const freeText = { reason: entry.reason, note: entry.note, ...freeTextFields(entry.fields) };
-    for (const [name, value] of Object.entries(freeText)) {
-      if (value !== undefined && findCardData(value) !== null) {
-        throw new JournalError(`The ${name} holds card data; it was not stored.`);
-      }
-    }
+    // The last guard before the disk (journal-rules.ts, shared with the team journal).
+    refuseCardData(entry);
     const at = this.now().toISOString();
     const summary = redactFields(entry.fields);
     let id: number | bigint;
@@ -334,128 +335,33 @@ export class Journal {
     orderId: string | undefined,
     result?: EntryResult,
   ): JournalEntry {
-    return this.transition(
-      clientOrderId,
-      (current): Decision => {
-        const merged = mergeResult(current, result);
-        // A late acknowledgement of an entry already further on repeats what is known: a no-op.
-        if (current.state === 'acknowledged' || current.state === 'final') {
-          const set: Record<string, string | null> = {};
-          if (orderId && !current.orderId) set.orderid = orderId;
-          if (merged) set.result = merged;
-          return Object.keys(set).length ? set : 'same';
-        }
-        if (current.state === 'refused') return 'illegal';
-        return {
-          state: 'acknowledged',
-          orderid: orderId ?? null,
-          ...(merged ? { result: merged } : {}),
-        };
-      },
-      'acknowledged',
-    );
+    return this.transition(clientOrderId, acknowledgeRule(orderId, result));
   }
 
   /** The gateway's final status for the operation. */
-  finish(
-    clientOrderId: string,
-    answer: {
-      status: string;
-      orderId?: string;
-      errorCode?: string;
-      errorMessage?: string;
-      result?: EntryResult;
-    },
-  ): JournalEntry {
-    return this.transition(
-      clientOrderId,
-      (current): Decision => {
-        if (current.state === 'final') return current.status === answer.status ? 'same' : 'illegal';
-        if (current.state === 'refused') return 'illegal';
-        const merged = mergeResult(current, answer.result);
-        return {
-          ...(merged ? { result: merged } : {}),
-          state: 'final',
-          status: answer.status,
-          orderid: answer.orderId ?? null,
-          error_code: answer.errorCode ?? null,
-          error_message: answer.errorMessage ?? null,
-          final_at: this.now().toISOString(),
-        };
-      },
-      'final',
-    );
+  finish(clientOrderId: string, answer: GatewayAnswer): JournalEntry {
+    return this.transition(clientOrderId, finishRule(answer));
   }
 
   /** The gateway refused the request, or it provably never left: nothing was processed. */
-  refuse(clientOrderId: string, error: { code?: string; message: string }): JournalEntry {
-    return this.transition(
-      clientOrderId,
-      (current): Decision => {
-        if (current.state === 'refused') return 'same';
-        if (current.state !== 'sending' && current.state !== 'unknown') return 'illegal';
-        return {
-          state: 'refused',
-          error_code: error.code ?? null,
-          error_message: error.message,
-          final_at: this.now().toISOString(),
-        };
-      },
-      'refused',
-    );
+  refuse(clientOrderId: string, error: JournalProblem): JournalEntry {
+    return this.transition(clientOrderId, refuseRule(error));
   }
 
   /**
    * The request may have reached the gateway but its answer did not reach us (timeout, cut
    * connection, 5xx, a crash): the entry is unsettled until `status` or a person settles it.
    */
-  markUnknown(clientOrderId: string, error: { code?: string; message: string }): JournalEntry {
-    return this.transition(
-      clientOrderId,
-      (current): Decision => {
-        // Already unsettled, or the gateway's word already came: nothing to add.
-        if (current.state === 'unknown' || current.state === 'acknowledged') return 'same';
-        if (current.state !== 'sending') return 'illegal';
-        return { state: 'unknown', error_code: error.code ?? null, error_message: error.message };
-      },
-      'unknown',
-    );
+  markUnknown(clientOrderId: string, error: JournalProblem): JournalEntry {
+    return this.transition(clientOrderId, markUnknownRule(error));
   }
 
   /**
    * A person settles an entry whose outcome Paydesk cannot learn (the gateway has no record
    * of it, or it stays processing), with their reason. Never silent: it is in the journal.
    */
-  settleByHand(
-    clientOrderId: string,
-    settlement: { outcome: 'approved' | 'not-received'; reason: string; by: string },
-  ): JournalEntry {
-    const reason = settlement.reason.trim();
-    if (!reason) throw new JournalError('Settling an entry by hand needs a reason.');
-    return this.transition(
-      clientOrderId,
-      (current): Decision => {
-        if (!IN_FLIGHT.includes(current.state))
-          throw new JournalError(
-            `The journal entry ${clientOrderId} is already ${current.state}; only an entry still waiting for the gateway can be settled by hand.`,
-          );
-        const common = {
-          settled_by: settlement.by,
-          settle_reason: reason,
-          final_at: this.now().toISOString(),
-        };
-        return settlement.outcome === 'approved'
-          ? { ...common, state: 'final', status: 'approved', error_code: null, error_message: null }
-          : {
-              ...common,
-              state: 'refused',
-              error_code: 'SETTLED_BY_HAND',
-              error_message: `Settled by hand as not received by ${settlement.by}: ${reason}`,
-            };
-      },
-      'settled',
-      true,
-    );
+  settleByHand(clientOrderId: string, settlement: HandSettlement): JournalEntry {
+    return this.transition(clientOrderId, settleByHandRule(clientOrderId, settlement), true);
   }
 
   /** Renews (or takes over) the lease of an entry being sent. */
@@ -466,38 +372,30 @@ export class Journal {
   }
 
   /**
-   * Reads the entry, decides, and writes, in one IMMEDIATE transaction: one writer at a time.
-   * `decide` returns the columns to set, 'same' for a legal repeat (nothing changes), or
-   * 'illegal' for a transition the state machine refuses.
+   * Reads the entry, decides by the state machine's rule (journal-rules.ts: the columns to set,
+   * 'same' for a legal repeat, or 'illegal'), and writes, in one IMMEDIATE transaction: one
+   * writer at a time.
    */
-  private transition(
-    clientOrderId: string,
-    decide: (current: JournalEntry) => Decision,
-    to: string,
-    byHand = false,
-  ): JournalEntry {
+  private transition(clientOrderId: string, rule: Rule, byHand = false): JournalEntry {
     // A person's settlement waits for the disk like any commit. A record of the gateway's answer
     // does not (durability.ts): lost only to a power cut, which leaves the entry in flight, to
     // be asked about by `status` again.
-    if (byHand) return this.transact(clientOrderId, decide, to);
-    return withoutFsync(this.db, () => this.transact(clientOrderId, decide, to));
+    if (byHand) return this.transact(clientOrderId, rule);
+    return withoutFsync(this.db, () => this.transact(clientOrderId, rule));
   }
 
-  private transact(
-    clientOrderId: string,
-    decide: (current: JournalEntry) => Decision,
-    to: string,
-  ): JournalEntry {
+  private transact(clientOrderId: string, rule: Rule): JournalEntry {
     return this.db
       .transaction(() => {
         const current = this.require(clientOrderId);
-        const set = decide(current);
-        if (set === 'same') return current;
-        if (set === 'illegal') {
-          throw new JournalError(
-            `The journal entry ${clientOrderId} is ${current.state}${current.status ? ` (${current.status})` : ''} and cannot become ${to}.`,
-          );
-        }
+        const decided = rule.decide(current);
+        if (decided === 'same') return current;
+        if (decided === 'illegal') throw illegalMove(clientOrderId, current, rule.to);
+        // The clock is the store's: an entry that ends (final or refused) ends now.
+        const set =
+          decided.state === 'final' || decided.state === 'refused'
+            ? { ...decided, final_at: this.now().toISOString() }
+            : decided;
         // COALESCE keeps an orderid learned earlier when a later answer does not repeat it.
         const columns = Object.keys(set).map((c) =>
           c === 'orderid' ? 'orderid = COALESCE(@orderid, orderid)' : `${c} = @${c}`,
@@ -590,14 +488,6 @@ export class Journal {
   *iterate(filter: JournalFilter = {}): Generator<JournalEntry> {
     for (const batch of this.iterateBatches(filter)) yield* batch;
   }
-}
-
-/** The entry's result with `more` added, as JSON; undefined when nothing new. */
-function mergeResult(current: JournalEntry, more: EntryResult | undefined): string | undefined {
-  if (!more) return undefined;
-  const fresh = Object.entries(more).filter(([k, v]) => v && current.result[k] !== v);
-  if (fresh.length === 0) return undefined;
-  return JSON.stringify({ ...current.result, ...Object.fromEntries(fresh) });
 }
 
 /**
