@@ -7,6 +7,7 @@
 // local journal has unsettled entries, or has entries of a profile the team does not share.
 
 import type { Db } from '../store/database';
+import { Journal, type JournalEntry } from '../store/journal';
 import { uploadBatch, type UploadEntry } from '../store/postgres/upload';
 import { PgProfiles, type SharedProfile } from '../store/postgres/profiles';
 import { identityOf } from '../store/team-mirror';
@@ -53,35 +54,6 @@ export interface UploadOptions {
   onBatch?: (done: number, total: number) => void | Promise<void>;
 }
 
-interface LocalEntry {
-  client_orderid: string;
-  profile_id: string;
-  operator: string;
-  operation: string;
-  target_orderid: string | null;
-  target_client_orderid: string | null;
-  action: string | null;
-  changed_elsewhere: bigint;
-  orderid: string | null;
-  amount_minor: bigint | null;
-  currency: string | null;
-  reason: string | null;
-  note: string | null;
-  email: string | null;
-  summary: string;
-  state: string;
-  status: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: string;
-  updated_at: string;
-  final_at: string | null;
-  sent_at: string | null;
-  settled_by: string | null;
-  settle_reason: string | null;
-  result: string | null;
-}
-
 const UNSETTLED = `state IN ('sending', 'acknowledged', 'unknown')`;
 const LISTED = 10;
 
@@ -114,12 +86,7 @@ export class TeamUploadService {
     if (unmapped.length > 0) throw unmappedError(unmapped);
 
     const target = new Map(plan.profiles.map((p) => [p.localId, p.sharedId!]));
-    const rows = this.db
-      .prepare(
-        'SELECT * FROM journal WHERE profile_id IN (SELECT value FROM json_each(?)) ORDER BY id',
-      )
-      .safeIntegers(true)
-      .all(JSON.stringify([...target.keys()])) as LocalEntry[];
+    const rows = new Journal(this.db).ofProfiles([...target.keys()]);
     const firstUploadAt = this.firstUploadAt(link.where, link.desk);
     const report: UploadReport = {
       uploaded: 0,
@@ -256,34 +223,34 @@ export class TeamUploadService {
   }
 }
 
-function toUpload(r: LocalEntry, target: Map<string, string>): UploadEntry {
+function toUpload(e: JournalEntry, target: Map<string, string>): UploadEntry {
   return {
-    client_orderid: r.client_orderid,
-    profile_id: target.get(r.profile_id)!,
-    operator: r.operator,
-    operation: r.operation,
-    target_orderid: r.target_orderid,
-    target_client_orderid: r.target_client_orderid,
-    action: r.action,
-    changed_elsewhere: r.changed_elsewhere === 1n,
-    orderid: r.orderid,
-    amount_minor: r.amount_minor === null ? null : r.amount_minor.toString(),
-    currency: r.currency,
-    reason: r.reason,
-    note: r.note,
-    email: r.email,
-    summary: JSON.parse(r.summary) as Record<string, string>,
-    state: r.state as 'final' | 'refused',
-    status: r.status,
-    error_code: r.error_code,
-    error_message: r.error_message,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    final_at: r.final_at,
-    sent_at: r.sent_at,
-    settled_by: r.settled_by,
-    settle_reason: r.settle_reason,
-    result: r.result ? (JSON.parse(r.result) as Record<string, string>) : {},
+    client_orderid: e.clientOrderId,
+    profile_id: target.get(e.profileId)!,
+    operator: e.operator,
+    operation: e.operation,
+    target_orderid: e.targetOrderId,
+    target_client_orderid: e.targetClientOrderId,
+    action: e.action,
+    changed_elsewhere: e.changedElsewhere,
+    orderid: e.orderId,
+    amount_minor: e.amountMinor === null ? null : e.amountMinor.toString(),
+    currency: e.currency,
+    reason: e.reason,
+    note: e.note,
+    email: e.email,
+    summary: e.summary,
+    state: e.state as 'final' | 'refused',
+    status: e.status,
+    error_code: e.errorCode,
+    error_message: e.errorMessage,
+    created_at: e.createdAt,
+    updated_at: e.updatedAt,
+    final_at: e.finalAt,
+    sent_at: e.sentAt,
+    settled_by: e.settledBy,
+    settle_reason: e.settleReason,
+    result: e.result,
   };
 }
 

@@ -456,6 +456,16 @@ export class Journal {
     return rows.map(toEntry);
   }
 
+  /** Every entry of these profiles, oldest first (a desk's journal uploaded to its team). */
+  ofProfiles(profileIds: readonly string[]): JournalEntry[] {
+    const rows = this.statement(
+      'SELECT * FROM journal WHERE profile_id IN (SELECT value FROM json_each(?)) ORDER BY id',
+    )
+      .safeIntegers(true)
+      .all(JSON.stringify(profileIds)) as Row[];
+    return rows.map(toEntry);
+  }
+
   /** Pages and export batches (journal-pages.ts); made on first use. */
   private pagesOf?: JournalPages;
   private get pages(): JournalPages {
