@@ -8,8 +8,14 @@
 // savepoint (one that throws is rolled back alone and refused alone), and one COMMIT makes them
 // all durable at once. Nothing changes for a lone action but a setImmediate: its entry is
 // still durable when its promise resolves, and visible to other connections only then.
+//
+// Records of answers (durability.ts: committed without the fsync) are grouped the same way in
+// a queue of their own: sixteen answers arriving together were sixteen transactions, each
+// writing the same index pages to the WAL again and switching `synchronous` twice.
 
 import type Database from 'better-sqlite3';
+
+import { withoutFsync } from './durability';
 
 type Db = Database.Database;
 
@@ -22,7 +28,14 @@ interface Queued {
 export class GroupCommit {
   private queue: Queued[] = [];
 
-  constructor(private readonly db: Db) {}
+  /**
+   * `durable: false` commits the group without waiting for the disk (durability.ts): only for
+   * records a power cut may lose, never for a write-ahead entry.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly options: { durable: boolean } = { durable: true },
+  ) {}
 
   /**
    * Runs `work` (reads and writes, synchronous) in a transaction shared with the other work
@@ -40,7 +53,7 @@ export class GroupCommit {
     const group = this.queue;
     this.queue = [];
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
-    try {
+    const commit = () =>
       this.db
         .transaction(() => {
           for (const queued of group) {
@@ -56,6 +69,9 @@ export class GroupCommit {
           }
         })
         .immediate();
+    try {
+      if (this.options.durable) commit();
+      else withoutFsync(this.db, commit);
     } catch (error) {
       // The transaction could not start or commit: nothing of the group was written.
       for (const queued of group) queued.reject(error);

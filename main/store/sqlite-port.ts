@@ -25,12 +25,15 @@ export class SqliteJournalPort implements JournalPort {
   readonly store = 'sqlite' as const;
 
   private readonly claims: GroupCommit;
+  /** Answers recorded at the same moment share one transaction, committed without an fsync. */
+  private readonly answers: GroupCommit;
 
   constructor(
     private readonly db: Db,
     readonly journal: Journal = new Journal(db),
   ) {
     this.claims = new GroupCommit(db);
+    this.answers = new GroupCommit(db, { durable: false });
   }
 
   requireWritable(action: string): Promise<void> {
@@ -64,19 +67,19 @@ export class SqliteJournalPort implements JournalPort {
     orderId: string | undefined,
     result?: EntryResult,
   ): Promise<JournalEntry> {
-    return at(() => this.journal.acknowledge(clientOrderId, orderId, result));
+    return this.answers.run(() => this.journal.acknowledge(clientOrderId, orderId, result));
   }
 
   finish(clientOrderId: string, answer: JournalAnswer): Promise<JournalEntry> {
-    return at(() => this.journal.finish(clientOrderId, answer));
+    return this.answers.run(() => this.journal.finish(clientOrderId, answer));
   }
 
   refuse(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {
-    return at(() => this.journal.refuse(clientOrderId, error));
+    return this.answers.run(() => this.journal.refuse(clientOrderId, error));
   }
 
   markUnknown(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {
-    return at(() => this.journal.markUnknown(clientOrderId, error));
+    return this.answers.run(() => this.journal.markUnknown(clientOrderId, error));
   }
 
   settleByHand(clientOrderId: string, settlement: HandSettlement): Promise<JournalEntry> {

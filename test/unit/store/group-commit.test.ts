@@ -79,3 +79,18 @@ it('refuses every work of the group when the transaction cannot be taken', async
   expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
   await expect(group.run(insert('y'))).resolves.toBe(1);
 });
+
+it('commits a group of answers without waiting for the disk, and the next write-ahead waits again', async () => {
+  // synchronous: 2 = FULL (the commit waits for an fsync), 1 = NORMAL (durability.ts).
+  const synchronous = () => db.pragma('synchronous', { simple: true });
+  const answers = new GroupCommit(db, { durable: false });
+  const writeAhead = new GroupCommit(db);
+  const seen = await Promise.all([
+    answers.run(() => (insert('ack')(), synchronous())),
+    answers.run(() => (insert('final')(), synchronous())),
+  ]);
+  expect(seen).toEqual([1, 1]);
+  await expect(writeAhead.run(synchronous)).resolves.toBe(2);
+  expect(synchronous()).toBe(2);
+  expect(seenByAnother()).toEqual(['ack', 'final']);
+});
