@@ -11,13 +11,13 @@ import type { z } from 'zod';
 
 import type { PayLinkData, payLinkRequestSchema } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
-import { ConfirmDialog, typeTheAmount } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { keys } from '../../queries';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
+import { ConfirmMoneyAction } from '../money/ConfirmMoneyAction';
 import { describedBy, Field } from '../money/Field';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
 import '../money/money.css';
@@ -147,27 +147,22 @@ export function PayLinkScreen() {
           <EnvironmentBadge environment={active.environment} />
         </div>
       </form>
-      {action.phase === 'confirm' && action.request && (
-        <ConfirmDialog
-          title="Make this payment link?"
-          confirmLabel="Make link"
-          money={{
-            production: active.environment === 'production',
-            typed: typeTheAmount(action.request.amount, action.request.currency),
-          }}
-          onConfirm={() => void action.confirm()}
-          onCancel={action.back}
-        >
+      <ConfirmMoneyAction
+        action={action}
+        production={active.environment === 'production'}
+        title="Make this payment link?"
+        confirmLabel="Make link"
+      >
+        {(request) => (
           <p>
             A link for {kind === 'preauth' ? 'a hold of' : 'a payment of'}{' '}
             <strong className="money">
-              {action.request.amount} {action.request.currency}
+              {request.amount} {request.currency}
             </strong>{' '}
-            for {action.request.email}: “{action.request.description.trim()}”, on profile “
-            {active.name}”.
+            for {request.email}: “{request.description.trim()}”, on profile “{active.name}”.
           </p>
-        </ConfirmDialog>
-      )}
+        )}
+      </ConfirmMoneyAction>
       <ActionOutcome
         action={action}
         what="The link"

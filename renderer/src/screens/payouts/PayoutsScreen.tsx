@@ -9,12 +9,12 @@ import type { z } from 'zod';
 
 import type { payoutRequestSchema } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
-import { ConfirmDialog, typeTheAmount } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
+import { ConfirmMoneyAction } from '../money/ConfirmMoneyAction';
 import { describedBy, Field, maskCard } from '../money/Field';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
 import '../money/money.css';
@@ -233,42 +233,38 @@ export function PayoutsScreen() {
         </div>
       </form>
 
-      {action.phase === 'confirm' && action.request && (
-        <ConfirmDialog
-          title={mode === 'two-step' ? 'Check this payout?' : 'Send this payout?'}
-          confirmLabel={
-            mode === 'two-step'
-              ? `Check ${action.request.amount} ${action.request.currency}`
-              : `Pay ${action.request.amount} ${action.request.currency}`
-          }
-          money={{
-            production: active.environment === 'production',
-            typed: typeTheAmount(action.request.amount, action.request.currency),
-          }}
-          onConfirm={() => void action.confirm()}
-          onCancel={action.back}
-        >
-          <p>
-            {mode === 'two-step' ? 'Register' : 'Pay'}{' '}
-            <strong className="money">
-              {action.request.amount} {action.request.currency}
-            </strong>{' '}
-            to <strong>{destinationWords()}</strong>
-            {values.receiverLastName.trim()
-              ? ` (${[values.receiverFirstName, values.receiverLastName]
-                  .map((s) => s.trim())
-                  .join(' ')
-                  .trim()})`
-              : ''}
-            , from profile “{active.name}”.
-          </p>
-          <p>
-            {mode === 'two-step'
-              ? 'Nothing is paid yet: the payout waits on “Payouts to pay”.'
-              : 'Money leaves the merchant account; it cannot be called back from here.'}
-          </p>
-        </ConfirmDialog>
-      )}
+      <ConfirmMoneyAction
+        action={action}
+        production={active.environment === 'production'}
+        title={mode === 'two-step' ? 'Check this payout?' : 'Send this payout?'}
+        confirmLabel={(request) =>
+          `${mode === 'two-step' ? 'Check' : 'Pay'} ${request.amount} ${request.currency}`
+        }
+      >
+        {(request) => (
+          <>
+            <p>
+              {mode === 'two-step' ? 'Register' : 'Pay'}{' '}
+              <strong className="money">
+                {request.amount} {request.currency}
+              </strong>{' '}
+              to <strong>{destinationWords()}</strong>
+              {values.receiverLastName.trim()
+                ? ` (${[values.receiverFirstName, values.receiverLastName]
+                    .map((s) => s.trim())
+                    .join(' ')
+                    .trim()})`
+                : ''}
+              , from profile “{active.name}”.
+            </p>
+            <p>
+              {mode === 'two-step'
+                ? 'Nothing is paid yet: the payout waits on “Payouts to pay”.'
+                : 'Money leaves the merchant account; it cannot be called back from here.'}
+            </p>
+          </>
+        )}
+      </ConfirmMoneyAction>
       <ActionOutcome
         action={action}
         what={mode === 'two-step' ? 'The payout check' : 'The payout'}

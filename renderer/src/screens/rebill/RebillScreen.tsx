@@ -5,12 +5,12 @@
 import { useId, useState, type FormEvent } from 'react';
 
 import { paydesk, unwrap } from '../../api';
-import { ConfirmDialog, typeTheAmount } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
+import { ConfirmMoneyAction } from '../money/ConfirmMoneyAction';
 import { describedBy, Field } from '../money/Field';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
 import '../money/money.css';
@@ -99,28 +99,26 @@ export function RebillScreen({ cardRef }: { cardRef?: string }) {
           <EnvironmentBadge environment={active.environment} />
         </div>
       </form>
-      {action.phase === 'confirm' && action.request && (
-        <ConfirmDialog
-          title="Charge this card?"
-          confirmLabel={`Charge ${action.request.amount} ${action.request.currency}`}
-          money={{
-            production: active.environment === 'production',
-            typed: typeTheAmount(action.request.amount, action.request.currency),
-          }}
-          onConfirm={() => void action.confirm()}
-          onCancel={action.back}
-        >
-          <p>
-            Charge{' '}
-            <strong className="money">
-              {action.request.amount} {action.request.currency}
-            </strong>{' '}
-            to card reference <strong>{action.request.cardRefId}</strong> for “
-            {action.request.description.trim()}”, on profile “{active.name}”.
-          </p>
-          <p>The cardholder is not present; the charge can later be refunded from Orders.</p>
-        </ConfirmDialog>
-      )}
+      <ConfirmMoneyAction
+        action={action}
+        production={active.environment === 'production'}
+        title="Charge this card?"
+        confirmLabel={(request) => `Charge ${request.amount} ${request.currency}`}
+      >
+        {(request) => (
+          <>
+            <p>
+              Charge{' '}
+              <strong className="money">
+                {request.amount} {request.currency}
+              </strong>{' '}
+              to card reference <strong>{request.cardRefId}</strong> for “
+              {request.description.trim()}”, on profile “{active.name}”.
+            </p>
+            <p>The cardholder is not present; the charge can later be refunded from Orders.</p>
+          </>
+        )}
+      </ConfirmMoneyAction>
       <ActionOutcome
         action={action}
         what="The charge"

@@ -10,12 +10,12 @@ import type { z } from 'zod';
 
 import type { recurringRequestSchema } from '../../../../preload/contract';
 import { BridgeError, errorMessage, paydesk, unwrap } from '../../api';
-import { ConfirmDialog, typeTheAmount } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
+import { ConfirmMoneyAction } from '../money/ConfirmMoneyAction';
 import { describedBy, Field } from '../money/Field';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
 import '../money/money.css';
@@ -231,41 +231,38 @@ export function RecurringScreen({ cardRef }: { cardRef?: string }) {
           <EnvironmentBadge environment={active.environment} />
         </div>
       </form>
-      {action.phase === 'confirm' && action.request && (
-        <ConfirmDialog
-          title="Set up this subscription?"
-          confirmLabel="Set up subscription"
-          money={{
-            production: active.environment === 'production',
-            // The amount of each charge.
-            typed: typeTheAmount(action.request.amount, action.request.currency),
-          }}
-          onConfirm={() => void action.confirm()}
-          onCancel={action.back}
-        >
-          <p>
-            Charge{' '}
-            <strong className="money">
-              {schedule.amount} {schedule.currency}
-            </strong>{' '}
-            to{' '}
-            {source === 'card-ref'
-              ? `card reference ${values.cardRefId.trim()}`
-              : `the card of order ${values.orderid.trim()} (saved first)`}
-            , on profile “{active.name}”.
-          </p>
-          {shown && (
+      <ConfirmMoneyAction
+        action={action}
+        production={active.environment === 'production'}
+        title="Set up this subscription?"
+        confirmLabel="Set up subscription"
+      >
+        {() => (
+          <>
             <p>
-              {shown.summary} First charges:{' '}
-              {shown.charges
-                .slice(0, 3)
-                .map((c) => c.date)
-                .join(', ')}
-              .
+              Charge{' '}
+              <strong className="money">
+                {schedule.amount} {schedule.currency}
+              </strong>{' '}
+              to{' '}
+              {source === 'card-ref'
+                ? `card reference ${values.cardRefId.trim()}`
+                : `the card of order ${values.orderid.trim()} (saved first)`}
+              , on profile “{active.name}”.
             </p>
-          )}
-        </ConfirmDialog>
-      )}
+            {shown && (
+              <p>
+                {shown.summary} First charges:{' '}
+                {shown.charges
+                  .slice(0, 3)
+                  .map((c) => c.date)
+                  .join(', ')}
+                .
+              </p>
+            )}
+          </>
+        )}
+      </ConfirmMoneyAction>
       <ActionOutcome
         action={action}
         what="The subscription"
