@@ -270,6 +270,18 @@ export const journalDetailSchema = z.object({
   /** Who settled the entry by hand, and why (null when the gateway's answer settled it). */
   settledBy: z.string().nullable(),
   settleReason: z.string().nullable(),
+  /**
+   * A team journal's entry uploaded from a desk's own journal: the desk, when, and whom the desk
+   * recorded (the entry's operator is the login that uploaded it). Null for every other entry.
+   */
+  uploaded: z
+    .object({
+      desk: z.string(),
+      at: z.string(),
+      recordedOperator: z.string(),
+      recordedSettledBy: z.string().nullable(),
+    })
+    .nullable(),
   /** The request as sent, redacted (card numbers masked; no secret is ever stored). */
   request: z.record(z.string(), z.string()),
   /** Every state the entry went through, oldest first. */

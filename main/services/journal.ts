@@ -85,6 +85,7 @@ export class JournalService {
       updatedAt: entry.updatedAt,
       settledBy: entry.settledBy,
       settleReason: entry.settleReason,
+      uploaded: entry.uploaded ?? null,
       request: entry.summary,
       history: await this.journal.history(entry.clientOrderId),
     };

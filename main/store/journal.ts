@@ -91,6 +91,19 @@ export interface JournalEntry {
   settleReason: string | null;
   /** What the gateway answered beyond its status (card-ref-id, recurring-payment-id, redirect-url). */
   result: Record<string, string>;
+  /**
+   * On a team journal, an entry uploaded from a desk's own journal (team-upload.ts): which desk,
+   * when, and who the desk recorded as its operator and as its settler by hand (the entry's
+   * operator is the login that uploaded it). Absent for everything else.
+   */
+  uploaded?: EntryUpload;
+}
+
+export interface EntryUpload {
+  desk: string;
+  at: string;
+  recordedOperator: string;
+  recordedSettledBy: string | null;
 }
 
 /** One step of an entry's life: written, acknowledged, answered. */

@@ -7,10 +7,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { TEAM_SECRET_ID } from '../../main/services/team/settings';
 import { TEAM_SCHEMA_VERSION } from '../../main/store/postgres/connect';
+import { uploadBatch } from '../../main/store/postgres/upload';
 import { closeSharedBrowser, startHarness } from '../harness/harness';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
@@ -18,6 +20,8 @@ import { lookUp } from './shots/orders';
 import { fillTeamForm, passwordOf, teamDesk } from './shots/team';
 
 const withPostgres = postgresForTests('the team journal browser tests');
+/** With PAYDESK_SHOTS=<folder>: journal-uploaded-entry.png (the detail of an uploaded entry). */
+const SHOTS = process.env.PAYDESK_SHOTS;
 
 describe.skipIf(!withPostgres)('Settings -> Team journal (Chromium, real PostgreSQL)', () => {
   let cluster: PgCluster;
@@ -219,6 +223,82 @@ describe.skipIf(!withPostgres)('Settings -> Team journal (Chromium, real Postgre
       await cluster.resume();
       await h?.close();
       h?.cleanUp();
+    }
+  }, 120_000);
+
+  it("an entry uploaded from a desk's journal: its detail names the uploader as operator and says what the desk recorded", async () => {
+    // A connection of its own: the test before it stopped the server under the harness's.
+    const ada = await team.team.connect('ada');
+    try {
+      await ada.query(
+        `INSERT INTO paydesk.profiles (id, name, environment, base_url, endpoint_id, login)
+         VALUES ('shared-upload-e2e', 'Shop uploaded', 'production', 'https://gate.example.com/paynet', '1234', 'shop')`,
+      );
+    } finally {
+      await ada.end();
+    }
+    const ann = new pg.Pool({ connectionString: team.team.urlOf('ann'), max: 1 });
+    const at = '2026-11-02T09:15:00.000Z';
+    const clientOrderId = 'pd-uploaded-e2e-0001';
+    try {
+      const outcome = await uploadBatch(ann, 'the test team', 'Front-7', [
+        {
+          client_orderid: clientOrderId,
+          profile_id: 'shared-upload-e2e',
+          operator: 'clerk-on-desk',
+          operation: 'RETURN',
+          target_orderid: '4100077',
+          target_client_orderid: 'shop-77',
+          action: 'partial-refund',
+          changed_elsewhere: false,
+          orderid: '4100078',
+          amount_minor: '250',
+          currency: 'EUR',
+          reason: 'Damaged',
+          note: null,
+          email: null,
+          summary: { client_orderid: clientOrderId, orderid: '4100077', amount: '2.50' },
+          state: 'final',
+          status: 'approved',
+          error_code: null,
+          error_message: null,
+          created_at: at,
+          updated_at: at,
+          final_at: at,
+          sent_at: at,
+          settled_by: 'clerk-on-desk',
+          settle_reason: 'Approved on the gateway console',
+          result: {},
+        },
+      ]);
+      expect(outcome).toEqual([{ entry: clientOrderId, outcome: 'uploaded' }]);
+    } finally {
+      await ann.end();
+    }
+    const h = await teamDesk(cluster, team, 'ann', 'Front-1');
+    const { page } = h;
+    page.setDefaultTimeout(15_000);
+    try {
+      await h.open('#/journal');
+      await page
+        .getByRole('button', { name: `Details of Partial refund ${clientOrderId}` })
+        .click();
+      const dialog = page.getByRole('dialog', {
+        name: `Journal entry Partial refund ${clientOrderId}`,
+      });
+      const uploaded = dialog.getByRole('definition').filter({ hasText: 'recorded there as' });
+      await uploaded.waitFor();
+      // The operator is the login that uploaded it (the database's word); the desk's is beside it.
+      expect(await uploaded.innerText()).toMatch(
+        /^Front-7, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d; recorded there as clerk-on-desk, settled by hand there by clerk-on-desk$/,
+      );
+      const text = await dialog.innerText();
+      expect(text).toMatch(/Operator\s+ann/);
+      expect(text).toMatch(/Settled by hand\s+by ann: Approved on the gateway console/);
+      if (SHOTS) await dialog.screenshot({ path: join(SHOTS, 'journal-uploaded-entry.png') });
+    } finally {
+      await h.close();
+      h.cleanUp();
     }
   }, 120_000);
 });

@@ -93,6 +93,10 @@ interface Row {
   settled_by: string | null;
   settle_reason: string | null;
   result: Record<string, string>;
+  /** Set together (a CHECK of migration 2) on an entry uploaded from a desk's journal. */
+  uploaded_at: Date | null;
+  recorded_operator: string | null;
+  recorded_settled_by: string | null;
 }
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
@@ -128,6 +132,16 @@ function toEntry(row: Row): JournalEntry {
     settledBy: row.settled_by,
     settleReason: row.settle_reason,
     result: row.result,
+    ...(row.uploaded_at && row.recorded_operator !== null
+      ? {
+          uploaded: {
+            desk: row.desk,
+            at: row.uploaded_at.toISOString(),
+            recordedOperator: row.recorded_operator,
+            recordedSettledBy: row.recorded_settled_by,
+          },
+        }
+      : {}),
   };
 }
 

@@ -80,6 +80,20 @@ export function EntryDetail({
           'Settled by hand',
           d.settledBy ? `by ${d.settledBy}: ${d.settleReason ?? ''}`.trim() : null,
         ],
+        // Only on a team journal's uploaded entry: the operator above is the login that
+        // uploaded it; this is what the desk itself had recorded.
+        ...(d.uploaded
+          ? [
+              [
+                'Uploaded from a desk',
+                `${d.uploaded.desk}, ${localTimeWithOffset(d.uploaded.at)}; recorded there as ${d.uploaded.recordedOperator}${
+                  d.uploaded.recordedSettledBy
+                    ? `, settled by hand there by ${d.uploaded.recordedSettledBy}`
+                    : ''
+                }`,
+              ] as [string, string],
+            ]
+          : []),
       ]
     : [];
 
