@@ -240,6 +240,26 @@ function inIdOrder<T extends { id: bigint }>(rows: T[]): T[] {
   return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+function frozenRows<T extends object>(rows: T[]): readonly T[] {
+  for (const row of rows) Object.freeze(row);
+  return Object.freeze(rows);
+}
+
+/** What Store remembers between writes (see Store.memo); a missing row is remembered too. */
+class ReadMemo {
+  readonly tx = new Map<bigint, TxRow | undefined>();
+  readonly children = new Map<bigint, readonly TxRow[]>();
+  readonly byClientOrderId = new Map<string, readonly TxRow[]>();
+  readonly cardRefOfTx = new Map<bigint, CardRefRow | undefined>();
+
+  clear(): void {
+    this.tx.clear();
+    this.children.clear();
+    this.byClientOrderId.clear();
+    this.cardRefOfTx.clear();
+  }
+}
+
 /** The queries the sandbox runs, in one place, each statement prepared once. */
 export class Store {
   /**
@@ -254,9 +274,20 @@ export class Store {
    * is written; recomputed from the tables by refreshDueHint after a pass.
    */
   private dueHint = -Infinity;
+  /**
+   * Reads since the last write, for an in-memory database only (no other connection can change
+   * it; a file may be changed by another process, so it is always read). A client polling
+   * `status` reads the same order, its follow-ups and its card reference over and over, and each
+   * SQLite read pays for a walk through SQLite's code that other processes have pushed out of
+   * the CPU's caches between two requests. Every write through this class empties it, and so
+   * does every transaction that fails (its writes were rolled back); rows and lists are frozen,
+   * so no caller can change what the next reader is given.
+   */
+  private readonly memo: ReadMemo | undefined;
 
   constructor(readonly db: Db) {
     this.inTransaction = db.transaction((fn: () => unknown) => fn());
+    this.memo = db.memory ? new ReadMemo() : undefined;
   }
 
   private statement(sql: string): Database.Statement {
@@ -273,7 +304,9 @@ export class Store {
     const sql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => '@' + n).join(', ')})`;
     const params = Object.fromEntries(names.map((n) => [n, values[n]]));
     this.noteDue(values);
-    return this.statement(sql).run(params).lastInsertRowid as bigint;
+    const id = this.statement(sql).run(params).lastInsertRowid as bigint;
+    this.memo?.clear();
+    return id;
   }
 
   private update(table: string, id: bigint, patch: Record<string, unknown>): void {
@@ -282,6 +315,7 @@ export class Store {
     const sql = `UPDATE ${table} SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`;
     this.noteDue(patch);
     this.statement(sql).run({ ...Object.fromEntries(names.map((n) => [n, patch[n]])), id });
+    this.memo?.clear();
   }
 
   private noteDue(values: Record<string, unknown>): void {
@@ -315,7 +349,13 @@ export class Store {
 
   /** Runs `fn` in one SQLite transaction: an answer and the order it reports commit together. */
   atomically<T>(fn: () => T): T {
-    return this.inTransaction(fn) as T;
+    try {
+      return this.inTransaction(fn) as T;
+    } catch (error) {
+      // Rolled back: what was read after its writes never happened.
+      this.memo?.clear();
+      throw error;
+    }
   }
 
   // Transactions -------------------------------------------------------------------------
@@ -348,14 +388,18 @@ export class Store {
   }
 
   tx(id: bigint): TxRow | undefined {
-    return this.statement('SELECT * FROM transactions WHERE id = ?').get(id) as TxRow | undefined;
+    const memo = this.memo?.tx;
+    if (memo?.has(id)) return memo.get(id);
+    const row = this.statement('SELECT * FROM transactions WHERE id = ?').get(id) as
+      TxRow | undefined;
+    memo?.set(id, row && Object.freeze(row));
+    return row;
   }
 
+  /** The transaction with this id if it belongs to this endpoint. */
   txOf(endpointId: string, id: bigint): TxRow | undefined {
-    return this.statement('SELECT * FROM transactions WHERE id = ? AND endpoint_id = ?').get(
-      id,
-      endpointId,
-    ) as TxRow | undefined;
+    const tx = this.tx(id);
+    return tx?.endpoint_id === endpointId ? tx : undefined;
   }
 
   /** The latest transaction carrying this client_orderid: what `status` by client_orderid reports. */
@@ -363,13 +407,19 @@ export class Store {
     return this.allByClientOrderId(endpointId, clientOrderId).at(-1);
   }
 
-  allByClientOrderId(endpointId: string, clientOrderId: string): TxRow[] {
-    return inIdOrder(
+  allByClientOrderId(endpointId: string, clientOrderId: string): readonly TxRow[] {
+    const memo = this.memo?.byClientOrderId;
+    const key = `${endpointId.length}:${endpointId}${clientOrderId}`; // unambiguous for any two texts
+    const known = memo?.get(key);
+    if (known) return known;
+    const rows = inIdOrder(
       this.statement('SELECT * FROM transactions WHERE endpoint_id = ? AND client_orderid = ?').all(
         endpointId,
         clientOrderId,
       ) as TxRow[],
     );
+    memo?.set(key, frozenRows(rows));
+    return rows;
   }
 
   byPageToken(token: string): TxRow | undefined {
@@ -377,10 +427,15 @@ export class Store {
       TxRow | undefined;
   }
 
-  children(parentId: bigint): TxRow[] {
-    return inIdOrder(
+  children(parentId: bigint): readonly TxRow[] {
+    const memo = this.memo?.children;
+    const known = memo?.get(parentId);
+    if (known) return known;
+    const rows = inIdOrder(
       this.statement('SELECT * FROM transactions WHERE parent_id = ?').all(parentId) as TxRow[],
     );
+    memo?.set(parentId, frozenRows(rows));
+    return rows;
   }
 
   dueTx(now: number): TxRow[] {
@@ -414,8 +469,12 @@ export class Store {
   }
 
   cardRefOfTx(txId: bigint): CardRefRow | undefined {
-    return this.statement('SELECT * FROM card_refs WHERE source_tx_id = ?').get(txId) as
+    const memo = this.memo?.cardRefOfTx;
+    if (memo?.has(txId)) return memo.get(txId);
+    const row = this.statement('SELECT * FROM card_refs WHERE source_tx_id = ?').get(txId) as
       CardRefRow | undefined;
+    memo?.set(txId, row && Object.freeze(row));
+    return row;
   }
 
   /** Every card reference of an endpoint, oldest first (read-only views for tests). */

@@ -313,6 +313,9 @@ export function runOperation(
 ): Fields {
   const handler = HANDLERS[req.def.name];
   const { store } = engine;
+  // A read records nothing and runs to its end without yielding, so no write can come between
+  // its queries: it needs no SQLite transaction (a BEGIN and a COMMIT on every status).
+  if (handler.mode === 'read') return handler.handle(engine, req);
   return store.atomically(() => {
     // A follow-up under its order's own client_orderid is a new transaction each time: the
     // operator's clients send every capture and return that way (readings.ts).

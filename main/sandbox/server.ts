@@ -96,6 +96,25 @@ export interface Sandbox {
 
 const API_ENDPOINT_ID = /^[1-9]\d{0,18}$/;
 
+/**
+ * A path of plain segments (letters, digits, `._~-`, none starting with a dot): no query, dot
+ * segment or percent-escape for the URL parser to resolve, so it is its own pathname.
+ */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
+
+/**
+ * The request target's path as the WHATWG URL parser reads it, or undefined when it cannot be
+ * read. Every API request's target is a plain path, answered without building a URL object.
+ */
+function pathOf(target: string, origin: string): string | undefined {
+  if (PLAIN_PATH.test(target)) return target;
+  try {
+    return new URL(target, origin).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 function normalizePrefix(prefix: string): string {
   const trimmed = prefix.trim().replace(/\/+$/, '');
   if (trimmed === '') return '';
@@ -255,7 +274,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           fields,
           login: get('login'),
           control: get('control'),
-          orderTerms: orderTermsOf(store, endpointId, fields.orderid),
+          orderTerms: () => orderTermsOf(store, endpointId, fields.orderid),
         });
       } else {
         verifyOAuth({
@@ -345,10 +364,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     const origin = `http://${host}`;
-    let path: string;
-    try {
-      path = new URL(req.url ?? '/', origin).pathname;
-    } catch {
+    const path = pathOf(req.url ?? '/', origin);
+    if (path === undefined) {
       sendText(res, 400, 'The request path cannot be read.');
       return;
     }

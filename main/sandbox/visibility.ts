@@ -25,6 +25,7 @@ export class VisibilityDelay {
     fields: Readonly<Record<string, string>>,
     now = Date.now(),
   ): void {
+    if (this.hiddenUntil.size === 0) return; // nothing hidden: no keys to build
     for (const [kind, value] of [
       ['o', fields.orderid],
       ['c', fields.client_orderid],
