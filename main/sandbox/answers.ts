@@ -36,18 +36,14 @@ export function head(
   return fields;
 }
 
-function cardFields(tx: TxRow): Fields {
-  const fields: Fields = {};
-  const put = (name: string, value: string | null) => {
-    if (value) fields[name] = value;
-  };
-  put('bin', tx.card_bin);
-  put('last-four-digits', tx.card_last4);
-  put('card-type', tx.card_type);
-  put('cardholder-name', tx.card_holder);
-  put('card-exp-month', tx.card_exp_month);
-  put('card-exp-year', tx.card_exp_year);
-  return fields;
+/** The card's fields the transaction has, added to `fields`. */
+function putCardFields(fields: Fields, tx: TxRow): void {
+  if (tx.card_bin) fields.bin = tx.card_bin;
+  if (tx.card_last4) fields['last-four-digits'] = tx.card_last4;
+  if (tx.card_type) fields['card-type'] = tx.card_type;
+  if (tx.card_holder) fields['cardholder-name'] = tx.card_holder;
+  if (tx.card_exp_month) fields['card-exp-month'] = tx.card_exp_month;
+  if (tx.card_exp_year) fields['card-exp-year'] = tx.card_exp_year;
 }
 
 /** The 3DS hand-off for the customer's browser: an auto-submitting form and the plain address. */
@@ -74,7 +70,7 @@ export function statusFields(engine: Engine, tx: TxRow, base: string): Fields {
   }
   if (tx.stage === 'form' && tx.page_token)
     fields['redirect-to'] = pageUrl.form(base, tx.page_token);
-  Object.assign(fields, cardFields(tx));
+  putCardFields(fields, tx);
   const ref = tx.card_ref_id ?? engine.store.cardRefOfTx(tx.id)?.id;
   if (ref !== undefined && ref !== null) fields['card-ref-id'] = String(ref);
   if (tx.destination) fields['destination'] = tx.destination;

@@ -65,6 +65,11 @@ export class MisbehaviourSwitch {
     return { ...this.current };
   }
 
+  /** Asked on every request: no copy of the settings. */
+  get noDedupe(): boolean {
+    return this.current.noDedupe;
+  }
+
   private applies(operation: RequestOperation): boolean {
     return !this.current.operations || this.current.operations.includes(operation);
   }

@@ -265,15 +265,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           `Endpoint ${endpointId} is not a merchant endpoint of this gateway.`,
         );
       const fields = checkFields(def, pairs);
-      const get = (name: string) => pairs.find(([n]) => n === name)?.[1];
       if (def.auth.kind === 'control') {
         verifyControl({
           def,
           merchant,
           endpointId,
           fields,
-          login: get('login'),
-          control: get('control'),
+          login: valueOf(pairs, 'login'),
+          control: valueOf(pairs, 'control'),
           orderTerms: () => orderTermsOf(store, endpointId, fields.orderid),
         });
       } else {
@@ -292,7 +291,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const answer = runOperation(
         engine,
         { def, merchant, endpointId, fields, pages: pagesBase(origin, prefix) },
-        { dedupe: !misbehaviour.settings.noDedupe },
+        { dedupe: !misbehaviour.noDedupe },
       );
       if (def.name !== 'STATUS')
         visibility.hide(endpointId, answer, misbehaviour.visibilityDelayFor(def.name));
@@ -454,6 +453,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       store.db.close();
     },
   };
+}
+
+/** The value of the body's field `name` (each name comes once: parseFormBody refuses repeats). */
+function valueOf(pairs: Pairs, name: string): string | undefined {
+  for (const [n, value] of pairs) if (n === name) return value;
+  return undefined;
 }
 
 /**

@@ -14,6 +14,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export type Pairs = [name: string, value: string][];
 
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  // A small body comes in one chunk: handed on as it is, not copied by Buffer.concat.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -25,7 +26,7 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     });
     req.on('end', () => {
       if (tooLarge) reject(refuse('BAD_BODY', `The request body is larger than ${limit} bytes.`));
-      else resolve(Buffer.concat(chunks));
+      else resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks));
     });
     req.on('error', reject);
   });
@@ -33,12 +34,13 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
 
 /** True when the media type (parameters ignored) is exactly `expected`. */
 function mediaTypeIs(header: string | undefined, expected: string): boolean {
+  if (header === expected) return true; // what clients send: nothing to split or fold
   return (header ?? '').split(';')[0]?.trim().toLowerCase() === expected;
 }
 
 /** The spec: `Accept` must be exactly application/vnd.pay+json; a list or a wildcard is refused. */
 export function checkAccept(header: string | undefined): void {
-  if ((header ?? '').trim().toLowerCase() !== VND_PAY_JSON) {
+  if (header !== VND_PAY_JSON && (header ?? '').trim().toLowerCase() !== VND_PAY_JSON) {
     throw refuse(
       'NOT_ACCEPTABLE',
       `The Accept header must be exactly ${VND_PAY_JSON}; got ${header === undefined ? 'none' : JSON.stringify(header)}.`,
