@@ -19,6 +19,7 @@ import type { OperationDef } from '../gateway/operations';
 import { refuse } from './codes';
 import type { Store } from './db';
 import type { Merchant, MerchantRegistry } from './merchants';
+import { orderTermsOf } from './readings';
 
 /** OAuth timestamps may be this far from the sandbox's wall clock, and nonces are kept as long. */
 export const OAUTH_WINDOW_SECONDS = 5 * 60;
@@ -53,13 +54,13 @@ export interface ControlCheck {
   login: string | undefined;
   control: string | undefined;
   /**
-   * Reads the amount and currency of the order the request names by orderid, when it exists. A
-   * capture or return sent without amount and currency may be signed with them (the
-   * operator's PHP library does so; docs/sandbox.md, "Fidelity to real clients"). Called only
-   * for such a request whose checksum did not match the spec's reading: every other request
-   * (status, the busiest, above all) is checked without reading the order.
+   * Where the order the request names by orderid is read: a capture or return sent without
+   * amount and currency may be signed with the order's (the operator's PHP library does so;
+   * docs/sandbox.md, "Fidelity to real clients"). Read only for such a request whose checksum
+   * does not match the spec's reading: every other request (status, the busiest, above all) is
+   * checked without reading the order.
    */
-  orderTerms?: () => { minor: bigint; currency: string } | undefined;
+  store: Store;
 }
 
 /**
@@ -88,7 +89,7 @@ export function verifyControl({
   fields,
   login,
   control,
-  orderTerms,
+  store,
 }: ControlCheck): void {
   if (def.auth.kind !== 'control')
     throw new Error(`${def.name} is not signed with a control checksum`);
@@ -123,7 +124,7 @@ export function verifyControl({
       `The control checksum does not match: expected SHA-1 over ${formulaText} (amount in minor units), in lowercase hex.`,
     );
   }
-  const terms = orderTerms?.();
+  const terms = orderTermsOf(store, endpointId, fields.orderid);
   const withOrder = terms
     ? { ...fields, amount: formatMinor(terms.minor), currency: terms.currency }
     : undefined;

@@ -25,7 +25,7 @@ import {
 } from './merchants';
 import { MisbehaviourSwitch, type Misbehaviour } from './misbehaviour';
 import { acsPage, formPage, waitPage, type PageContext } from './pages';
-import { orderTermsOf, widenExpireYear } from './readings';
+import { widenExpireYear } from './readings';
 import { chargeDueRecurring } from './recurring';
 import { seedDemo } from './seed';
 import { VisibilityDelay } from './visibility';
@@ -273,7 +273,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           fields,
           login: valueOf(pairs, 'login'),
           control: valueOf(pairs, 'control'),
-          orderTerms: () => orderTermsOf(store, endpointId, fields.orderid),
+          store,
         });
       } else {
         verifyOAuth({
