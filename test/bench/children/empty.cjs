@@ -1,0 +1,4 @@
+// Row 9's reference: a script that does nothing but say it is ready, under the same launcher as
+// the first start (plain node, CommonJS, as Electron loads the app's main bundle).
+
+console.log(JSON.stringify({ ready: true }));
