@@ -12,3 +12,12 @@ export async function loadServices(options: { compileCacheDir?: string } = {}) {
   ]);
   return { PaydeskServices, MemorySecretStore };
 }
+
+/**
+ * The bridge's contract (preload/contract.ts: a zod schema for every call), which the app builds
+ * before its first window, after the services: the bench times it apart, since it is not part
+ * of "services ready" but is part of what a user waits for.
+ */
+export function loadBridgeContract(): Promise<unknown> {
+  return import('../preload/contract');
+}
