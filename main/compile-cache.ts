@@ -28,13 +28,22 @@ export function appCacheDir(
 /**
  * Turns the cache on for every module loaded from now on (so: before the bundle's chunks are
  * required). Node >= 22.8 has it (Electron 45's Node too); older runtimes are left as they are.
+ * Says whether it asked for it.
  */
-export function enableCompileCache(directory: string = join(appCacheDir(), 'compile-cache')): void {
-  if (typeof module.enableCompileCache !== 'function') return;
+export function enableCompileCache(
+  directory: string = join(appCacheDir(), 'compile-cache'),
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  if (typeof module.enableCompileCache !== 'function') return false;
+  // An AppImage is mounted at a new path on every start, and the cache is keyed by the files'
+  // paths: each start would add entries no later start reads, without end.
+  if (env.APPIMAGE) return false;
   try {
     module.enableCompileCache(directory);
+    return true;
   } catch {
     // Never fatal: the modules compile as they would without it.
+    return false;
   }
 }
 

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 
-import { appCacheDir } from '../../../main/compile-cache';
+import { appCacheDir, enableCompileCache } from '../../../main/compile-cache';
 
 describe('appCacheDir', () => {
   it('follows XDG on Linux, and ignores a relative XDG_CACHE_HOME as the spec says', () => {
@@ -24,5 +24,13 @@ describe('appCacheDir', () => {
     expect(
       appCacheDir({ LOCALAPPDATA: 'C:\\Users\\ann\\AppData\\Local' }, 'win32', 'C:\\Users\\ann'),
     ).toMatch(/Local[\\/]Paydesk[\\/]Cache$/);
+  });
+});
+
+describe('enableCompileCache', () => {
+  it('leaves an AppImage alone: it is mounted at a new path on every start', () => {
+    expect(
+      enableCompileCache('/nonexistent/paydesk-cache', { APPIMAGE: '/opt/Paydesk.AppImage' }),
+    ).toBe(false);
   });
 });
