@@ -1,6 +1,9 @@
-// Builds the Electron main process into one CommonJS file, out/main/index.cjs (package.json
-// "main"). CommonJS because Electron's main loads it with require; one file so the asar holds no
-// loose sources. What must load from node_modules at run time stays external.
+// Builds the Electron main process into CommonJS, out/main/index.cjs (package.json "main", from
+// main/boot.ts) and the chunks it requires: what start needs in one chunk, what only some screens
+// or team mode need (PostgreSQL, CSV parsing) in their own, loaded when first used. CommonJS
+// because Electron's main loads it with require. out/main/headless.cjs is the same services
+// without Electron, on the same chunks, for `npm run bench`. What must load from node_modules at
+// run time stays external.
 
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -21,7 +24,7 @@ export default defineConfig({
   publicDir: false,
   ssr: { noExternal: true, external: RUNTIME_DEPENDENCIES },
   build: {
-    ssr: path.join(import.meta.dirname, 'main/index.ts'),
+    ssr: true,
     outDir: path.join(import.meta.dirname, 'out/main'),
     emptyOutDir: true,
     target: 'node20',
@@ -29,7 +32,15 @@ export default defineConfig({
     sourcemap: false,
     rolldownOptions: {
       external: isExternal,
-      output: { format: 'cjs', entryFileNames: 'index.cjs' },
+      input: {
+        index: path.join(import.meta.dirname, 'main/boot.ts'),
+        headless: path.join(import.meta.dirname, 'main/headless.ts'),
+      },
+      output: {
+        format: 'cjs',
+        entryFileNames: '[name].cjs',
+        chunkFileNames: 'chunks/[name]-[hash].cjs',
+      },
     },
   },
 });

@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import { app, BrowserWindow, clipboard, dialog, protocol } from 'electron';
 
+import { flushCompileCache } from './compile-cache';
 import { startDesktop, type Desktop } from './desktop';
 import { registerAppProtocol, registerAppSchemeAsPrivileged } from './protocol';
 import { createMainWindow } from './window';
@@ -43,6 +44,8 @@ async function onReady(): Promise<void> {
   });
 
   openMainWindow();
+  // What start compiled, for the next start (main/boot.ts turned the cache on).
+  setImmediate(flushCompileCache);
 
   // macOS keeps the app alive with no window; clicking the dock icon brings one back.
   app.on('activate', () => {

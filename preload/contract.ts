@@ -7,7 +7,17 @@ import { z } from 'zod';
 
 import { findCardData } from './card-data';
 import { sessionSchema, teamCalls } from './team-contract';
-import { BROKEN_TEXT_MESSAGE, isWellFormedText, unsafeTextMessage } from './text-rules';
+import {
+  BROKEN_TEXT_MESSAGE,
+  isWellFormedText,
+  ORDERID_MESSAGE,
+  unsafeTextMessage,
+} from './text-rules';
+
+// Plain words and rules main uses too, kept apart from the zod schemas so that main's start does
+// not build every schema of the contract to read one sentence.
+export { ORDERID_MESSAGE } from './text-rules';
+export { JOURNAL_ACTIONS, actionLabel, type JournalAction } from './journal-actions';
 
 /**
  * Every text a call takes: well-formed UTF-16, so nothing downstream (encodeURIComponent, the
@@ -187,41 +197,9 @@ export const orderViewSchema = z.object({
   }),
 });
 
-/** The gateway's orderid is digits only: anything else is refused in the form, never sent. */
-export const ORDERID_MESSAGE =
-  'The gateway’s orderid is digits only (for example 1000001); for the shop’s own id choose “Client order id”.';
 export const gatewayOrderId = text(64)
   .trim()
   .refine((value) => value === '' || /^\d+$/.test(value), ORDERID_MESSAGE);
-
-/**
- * What a clerk did, as the journal names it (the gateway's operation name, CAPTURE, RETURN or
- * VOID, stays in the CSV's operation column). Later screens add their operations here.
- */
-export const JOURNAL_ACTIONS = {
-  capture: 'Capture',
-  'partial-capture': 'Partial capture',
-  refund: 'Refund',
-  'partial-refund': 'Partial refund',
-  void: 'Void',
-  'cancel-hold': 'Cancel hold',
-  payout: 'Payout',
-  'payout-check': 'Payout check',
-  'payout-pay': 'Payout pay',
-  'save-card': 'Save card',
-  rebill: 'Rebill',
-  subscription: 'Subscription',
-  'payment-link': 'Payment link',
-  'hold-link': 'Hold link',
-} as const satisfies Record<string, string>;
-export type JournalAction = keyof typeof JOURNAL_ACTIONS;
-
-/** The words for an entry's action; an entry without one is named by its gateway operation. */
-export function actionLabel(action: string | null, operation: string): string {
-  return action && Object.hasOwn(JOURNAL_ACTIONS, action)
-    ? JOURNAL_ACTIONS[action as JournalAction]
-    : operation;
-}
 
 export const recentOrderSchema = z.object({
   orderId: z.string(),

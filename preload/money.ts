@@ -1,5 +1,5 @@
 // Money as decimal text and integer minor units, per currency: each currency has the number of
-// decimals ISO 4217 gives it (JPY 0, EUR 2, KWD 3), which Intl.NumberFormat knows. Shared by
+// decimals ISO 4217 gives it (JPY 0, EUR 2, KWD 3), as Intl.NumberFormat knows them. Shared by
 // main (requests, checksums, the sandbox) and the renderer (forms, figures), so a JPY amount
 // is "5,000 JPY" everywhere and a refund of 0.50 JPY is refused before it reaches a
 // confirmation. Never a float: minor units come from the text's digits.
@@ -7,28 +7,34 @@
 /** Thirteen integer digits is far above any card transaction and keeps every amount exact. */
 export const MAX_WHOLE_DIGITS = 13;
 
-const exponents = new Map<string, number>();
+/**
+ * Every three-letter code whose decimals are not 2, as Intl.NumberFormat (ICU 78, CLDR 48) gives
+ * them; every other code has 2. A table rather than Intl at run time: the first currency format
+ * loads ICU's data (30-60 ms, on the first start's path through the sandbox's demo orders), and
+ * main and the renderer (Chromium's own ICU) then always agree. test/unit/preload/money.test.ts
+ * checks the table against this runtime's Intl for every code.
+ */
+const NOT_TWO_DECIMALS: ReadonlyMap<string, number> = new Map([
+  ...[
+    'ADP AFN ALL BIF BYR CLP COP DJF ESP GNF HUF IDR IQD IRR ISK ITL JPY KMF KPW KRW LAK LBP LUF',
+    'MGA MGF MMK MRO PKR PYG RWF SLL SOS STD SYP TMM TRL UGX UYI VND VUV XAF XOF XPF YER ZMK ZWD',
+  ]
+    .join(' ')
+    .split(' ')
+    .map((code) => [code, 0] as const),
+  ...'BHD JOD KWD LYD OMR TND'.split(' ').map((code) => [code, 3] as const),
+  ['CLF', 4],
+  ['UYW', 4],
+]);
 
 /**
- * Decimals of a currency (its ISO 4217 exponent), from Intl; 2 for a code Intl cannot format
- * (a missing or malformed one), as the spec's "amount in cents" assumes.
+ * Decimals of a currency (its ISO 4217 exponent as Intl has it); 2 for a missing or malformed
+ * code, as the spec's "amount in cents" assumes.
  */
 export function currencyExponent(currency: string | null | undefined): number {
   const code = (currency ?? '').trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(code)) return 2;
-  let exponent = exponents.get(code);
-  if (exponent === undefined) {
-    try {
-      exponent = new Intl.NumberFormat('en', {
-        style: 'currency',
-        currency: code,
-      }).resolvedOptions().maximumFractionDigits;
-    } catch {
-      exponent = 2;
-    }
-    exponents.set(code, exponent ?? 2);
-  }
-  return exponent ?? 2;
+  return NOT_TWO_DECIMALS.get(code) ?? 2;
 }
 
 const WORDS = ['no', 'one', 'two', 'three', 'four'];

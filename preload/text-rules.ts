@@ -47,3 +47,7 @@ export function unsafeTextMessage(text: string, fieldLabel: string): string | un
     return `The ${fieldLabel} contains an invisible text-direction character (such as a right-to-left override); remove it.`;
   return undefined;
 }
+
+/** The gateway's orderid is digits only: anything else is refused in the form, never sent. */
+export const ORDERID_MESSAGE =
+  'The gateway’s orderid is digits only (for example 1000001); for the shop’s own id choose “Client order id”.';

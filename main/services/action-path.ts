@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 
 import type { GatewayClient } from '../gateway/client';
 import type { RequestOperation } from '../gateway/operations';
-import type { JournalAction } from '../../preload/contract';
+import type { JournalAction } from '../../preload/journal-actions';
 import type { PreparedRequest } from '../gateway/request';
 import {
   JournalError,

@@ -3,9 +3,11 @@
 // hands it a data folder and the keychain, and the bridge hands its methods to the renderer.
 
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { KeySize } from '../keys';
+import type { KeyMaterial } from '../keys/material';
 import { generateNativeKeyMaterial, publicKeyMaterial } from '../keys/native';
 import { silentLogger, type Logger } from '../log';
 import { startSandbox, type Sandbox } from '../sandbox';
@@ -96,7 +98,16 @@ export class PaydeskServices {
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
     const log = options.log ?? silentLogger;
-    const store = openStore(join(options.dataDir, 'paydesk.sqlite'));
+    const file = join(options.dataDir, 'paydesk.sqlite');
+    // A data folder without its database is a first start, whose Sandbox profile needs an RSA
+    // key: it is made now, on libuv's pool, while this thread creates the database and seeds the
+    // sandbox, instead of after them. Start still awaits it (startEmbeddedSandbox): the profile
+    // is whole before any screen sees it. Unused (keychain or database unusable), it is dropped.
+    const firstKey = existsSync(file)
+      ? undefined
+      : generateNativeKeyMaterial(options.sandboxKeyBits ?? 2048);
+    firstKey?.catch(() => undefined); // awaited, and so reported, only where it is used
+    const store = openStore(file);
     const db = store.db;
     const storeReport: StartupReport['store'] = store.fault
       ? { writable: false, ...store.fault }
@@ -191,7 +202,7 @@ export class PaydeskServices {
         },
       };
     } else {
-      const started = await startEmbeddedSandbox(options, profiles, keys, log).catch(
+      const started = await startEmbeddedSandbox(options, profiles, keys, log, firstKey).catch(
         (error: unknown) => {
           log.log('error', 'The built-in sandbox did not start', { error });
           return { message: error instanceof Error ? error.message : String(error) };
@@ -291,6 +302,8 @@ async function startEmbeddedSandbox(
   profiles: Profiles,
   keys: KeyService,
   log: Logger,
+  /** A key already being made for this start (a new data folder); else one is made if needed. */
+  firstKey: Promise<KeyMaterial> | undefined,
 ): Promise<{ sandbox: Sandbox; profile: Profile; firstRun: boolean } | { message: string }> {
   const all = profiles.list();
   let profile = all.find((p) => p.embedded);
@@ -304,21 +317,22 @@ async function startEmbeddedSandbox(
     : undefined;
   // The sandbox's own secrets are Paydesk's to make: if the keychain lost them, make new ones.
   controlKey ??= randomUUID().toUpperCase();
-  // The sandbox's own key, made and read with node:crypto alone (keys/native.ts).
-  const material = privateKeyPem
+  // The sandbox's own key, made and read with node:crypto alone (keys/native.ts). A new one is
+  // made off this thread while the sandbox starts and seeds its orders; it is in the sandbox and
+  // the keychain before start returns. A crash before then leaves a profile without a key (or no
+  // profile), which the next start mends here.
+  const stored = privateKeyPem
     ? { ...publicKeyMaterial(privateKeyPem), privateKeyPkcs8Pem: privateKeyPem }
-    : await generateNativeKeyMaterial(options.sandboxKeyBits ?? 2048);
+    : undefined;
+  const newKey = stored
+    ? undefined
+    : (firstKey ?? generateNativeKeyMaterial(options.sandboxKeyBits ?? 2048));
+  newKey?.catch(() => undefined); // awaited below; a sandbox that fails to start drops it
+  const merchant = { login: SANDBOX_LOGIN, controlKey, endpointId: SANDBOX_ENDPOINT };
 
   const sandbox = await startSandbox({
     database: join(options.dataDir, 'sandbox.sqlite'),
-    merchants: [
-      {
-        login: SANDBOX_LOGIN,
-        controlKey,
-        endpointId: SANDBOX_ENDPOINT,
-        publicKeyPem: material.publicKeySpkiPem,
-      },
-    ],
+    merchants: [stored ? { ...merchant, publicKeyPem: stored.publicKeySpkiPem } : merchant],
     seed: 'demo',
     delayMs: options.sandboxDelayMs ?? 2_000,
     log: (message) => log.log('warn', message),
@@ -340,7 +354,11 @@ async function startEmbeddedSandbox(
       profile = profiles.setBaseUrl(profile.id, sandbox.baseUrl);
     }
     await options.secrets.set(profile.id, 'control-key', controlKey);
-    if (!privateKeyPem) await keys.attach(profile.id, material);
+    if (newKey) {
+      const material = await newKey;
+      sandbox.replaceMerchant({ ...merchant, publicKeyPem: material.publicKeySpkiPem });
+      await keys.attach(profile.id, material);
+    }
     return { sandbox, profile, firstRun };
   } catch (error) {
     await sandbox.close();

@@ -22,9 +22,12 @@ import { Batches, type Batch, type BatchRow, type BatchRowState } from '../store
 import type { Db } from '../store/database';
 import type { Profiles } from '../store/profiles';
 import { checkBatch, confirmationText, totalsOf, type BatchTotal } from './batch-check';
-import { parseBatchCsv, resultCsv } from './batch-csv';
+import type * as BatchCsv from './batch-csv';
 import { ServiceError } from './errors';
 import type { OrderService } from './orders';
+
+/** The CSV reader and writer (csv-parse), loaded when a file is first loaded, not at start. */
+const batchCsv = (): Promise<typeof BatchCsv> => import('./batch-csv');
 
 /** Codes of a journal entry closed as never having reached the gateway: safe to send anew. */
 const NEVER_ARRIVED = ['NOT_RECEIVED', 'NOT_SENT'];
@@ -157,7 +160,7 @@ export class BatchService {
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32)
       throw new ServiceError('INPUT', 'Run between 1 and 32 rows at a time.', 'concurrency');
     this.profileOf(profileId);
-    const parsed = parseBatchCsv(text);
+    const parsed = (await batchCsv()).parseBatchCsv(text);
     const checked = await checkBatch(
       parsed,
       (ref) => this.orders.lookup(profileId, ref),
@@ -258,7 +261,7 @@ export class BatchService {
       const entry = await this.journal.get(row.actionId);
       if (entry) entries.set(row.actionId, entry);
     }
-    return resultCsv(rows, entries);
+    return (await batchCsv()).resultCsv(rows, entries);
   }
 
   /**

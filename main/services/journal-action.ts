@@ -3,7 +3,7 @@
 // filter and the CSV never have to guess from the gateway's operation name.
 
 import type { RequestOperation } from '../gateway/operations';
-import type { JournalAction } from '../../preload/contract';
+import type { JournalAction } from '../../preload/journal-actions';
 import type { ActionKind } from './order-rules';
 
 /**

@@ -7,7 +7,7 @@ import { formatMinor } from '../gateway/amount';
 import { CSV_HEADER, csvLines } from '../store/csv';
 import type { JournalEntry, JournalFilter, JournalPort } from '../store/port';
 import { SqliteJournalPort } from '../store/sqlite-port';
-import { actionLabel } from '../../preload/contract';
+import { actionLabel } from '../../preload/journal-actions';
 import { ServiceError } from './errors';
 
 /** Lines per chunk of a CSV export: about 160 KB, a few milliseconds of work. */

@@ -13,7 +13,7 @@ import { formatMinor, parseAmount } from '../gateway/amount';
 import { FOLLOW_UP_OPERATION, followUpFields } from '../gateway/follow-ups';
 import { ValidationError } from '../gateway/errors';
 import type { StatusResponse } from '../gateway/response';
-import { ORDERID_MESSAGE } from '../../preload/contract';
+import { ORDERID_MESSAGE } from '../../preload/text-rules';
 import { storeFaultOf, type Db } from '../store/database';
 import { StoreError } from '../store/errors';
 import type { JournalEntry, JournalPort } from '../store/port';

@@ -2,7 +2,7 @@
 // spreadsheet would run as a formula (=, +, -, @) defused with a leading apostrophe.
 
 import { formatMinor } from '../gateway/amount';
-import { actionLabel } from '../../preload/contract';
+import { actionLabel } from '../../preload/journal-actions';
 import { isoWithOffset } from '../../preload/time';
 import type { JournalEntry } from './journal';
 

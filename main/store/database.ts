@@ -50,8 +50,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = FULL'); // a journal entry written before sending must survive a power cut
-    migrate(db);
-    proveWritable(db);
+    // Migrating wrote to the file: that proves it can be written.
+    if (!migrate(db)) proveWritable(db);
     return typedDb(db, defaultErrorMapper(file));
   } catch (error) {
     db?.close();
@@ -72,25 +72,27 @@ function newerSchema(db: Db, current: number): StoreError {
 }
 
 /**
- * Applies the missing migrations, each in its own IMMEDIATE transaction that reads the version
- * again under the write lock: two processes starting at once on a new file take turns, and the
- * second finds the work done instead of creating the tables twice.
+ * Applies the missing migrations in one IMMEDIATE transaction that reads the version again under
+ * the write lock: two processes starting at once on a new file take turns, and the second finds
+ * the work done instead of creating the tables twice. One transaction, not one per migration: a
+ * new file is made with one commit (one sync to disk under synchronous = FULL, not nine), and a
+ * crash part-way leaves the file at its old version, whole, for the next start to migrate.
+ * Returns whether it wrote.
  */
-export function migrate(db: Db): void {
+export function migrate(db: Db): boolean {
   if (schemaVersion(db) > MIGRATIONS.length) throw newerSchema(db, schemaVersion(db));
-  for (;;) {
-    const applied = db
-      .transaction(() => {
-        const current = schemaVersion(db);
-        if (current > MIGRATIONS.length) throw newerSchema(db, current);
-        if (current === MIGRATIONS.length) return false;
-        db.exec(MIGRATIONS[current] ?? '');
-        db.pragma(`user_version = ${current + 1}`);
-        return true;
-      })
-      .immediate();
-    if (!applied) return;
-  }
+  return db
+    .transaction(() => {
+      const current = schemaVersion(db);
+      if (current > MIGRATIONS.length) throw newerSchema(db, current);
+      for (let version = current; version < MIGRATIONS.length; version++) {
+        db.exec(MIGRATIONS[version] ?? '');
+      }
+      if (current === MIGRATIONS.length) return false;
+      db.pragma(`user_version = ${MIGRATIONS.length}`);
+      return true;
+    })
+    .immediate();
 }
 
 /**

@@ -104,6 +104,52 @@ describe('first start', () => {
   });
 });
 
+describe("the Sandbox profile's key, made while the first start does its other work", () => {
+  it('is in the sandbox and the keychain when start returns: an RSA-signed payout check works at once', async () => {
+    const app = await start();
+    const [profile] = await app.profiles.list();
+    const clientOrderId = app.orders.openAction().clientOrderId;
+    await app.payouts.check({
+      profileId: profile!.id,
+      clientOrderId,
+      destination: { kind: 'card', cardNumber: '4444 5555 6666 1111' },
+      receiverFirstName: 'Anna',
+      receiverLastName: 'Berg',
+      amount: '25.10',
+      currency: 'EUR',
+      purpose: 'Refund of deposit',
+      description: 'Deposit back for booking 4411',
+    });
+    expect(await app.orders.settled(clientOrderId)).toMatchObject({ status: 'checked' });
+  });
+
+  it('a start that ended before the key was kept leaves a profile the next start gives a key', async () => {
+    // The keychain refuses the new private key once, as if the app had died before keeping it.
+    const set = secrets.set.bind(secrets);
+    let refused = false;
+    secrets.set = (profileId, kind, value) => {
+      if (kind === 'rsa-private-key' && !refused) {
+        refused = true;
+        return Promise.reject(new Error('the process ended here'));
+      }
+      return set(profileId, kind, value);
+    };
+    const first = await start();
+    expect(first.report.sandbox.running).toBe(false);
+    expect((await first.profiles.list())[0]).toMatchObject({ hasPrivateKey: false });
+    await first.close();
+    services = undefined;
+
+    const second = await start();
+    expect(second.report).toMatchObject({ firstRun: false, sandbox: { running: true } });
+    const [profile] = await second.profiles.list();
+    expect(profile).toMatchObject({ name: 'Sandbox', hasPrivateKey: true });
+    await expect(
+      second.orders.lookup(profile!.id, { client_orderid: 'demo-sale-1001' }),
+    ).resolves.toMatchObject({ status: 'approved' });
+  });
+});
+
 describe('a keychain that cannot be used', () => {
   it('still opens, and says what to unlock', async () => {
     secrets.makeUnavailable('locked', 'linux');

@@ -11,11 +11,7 @@ import type { SecretStore } from '../../secrets';
 import type { Db } from '../../store/database';
 import { StoreError } from '../../store/errors';
 import type { JournalPort } from '../../store/port';
-import {
-  connectTeamJournal,
-  type TeamConnection,
-  type TeamOpenOptions,
-} from '../../store/postgres/connect';
+import type { TeamConnection, TeamOpenOptions } from '../../store/postgres/connect';
 import { SqliteJournalPort } from '../../store/sqlite-port';
 import type { SessionData } from '../../../preload/team-contract';
 import { readTeamPassword, readTeamSettings, withPassword } from './settings';
@@ -76,6 +72,8 @@ export async function openJournalAtStart(options: JournalAtStartOptions): Promis
       settings,
     );
 
+  // PostgreSQL's client is loaded only by a desk on a team, not at every start.
+  const { connectTeamJournal } = await import('../../store/postgres/connect');
   const connection = connectTeamJournal(withPassword(settings, password), options.team);
   const port = new TeamJournalPort(connection);
   const first = await port.refresh();

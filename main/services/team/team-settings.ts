@@ -6,7 +6,7 @@ import type { z } from 'zod';
 
 import type { teamCalls, teamSettingsInputSchema } from '../../../preload/team-contract';
 import type { SecretStore } from '../../secrets';
-import { openTeamJournal, type TeamOpenOptions } from '../../store/postgres/connect';
+import type { TeamOpenOptions } from '../../store/postgres/connect';
 import { ServiceError } from '../errors';
 import {
   forgetTeamPassword,
@@ -40,6 +40,8 @@ export class TeamSettingsService {
   /** Connects, checks and closes: who the login is, its Paydesk groups, the schema's version. */
   async test(input: Input): Promise<TestView> {
     const { settings, password } = await this.complete(input);
+    // PostgreSQL's client, loaded when first needed (main/services/team/journal-at-start.ts).
+    const { openTeamJournal } = await import('../../store/postgres/connect');
     const opened = await openTeamJournal(withPassword(settings, password), this.options);
     try {
       return {

@@ -48,6 +48,12 @@ export function nextMessage<T>(child: ChildProcess, timeoutMs: number): Promise<
   });
 }
 
+/** `node <script> ...args` with no loader: for children that run built JavaScript. */
+export function spawnNode(script: string, args: readonly string[] = []): ChildProcess {
+  const path = new URL(script, CHILDREN).pathname;
+  return spawn(process.execPath, [path, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
 /** Runs a child to its end and returns its (first JSON) message. */
 export async function runChild<T>(
   script: string,

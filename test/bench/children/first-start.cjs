@@ -1,0 +1,57 @@
+// Row 9: the app's first start in a fresh process, from the main bundle the app ships
+// (out/main/headless.cjs: the same chunks as out/main/index.cjs, without Electron), in plain
+// node: PaydeskServices.start on an empty data folder with the in-memory secret store (the
+// Sandbox profile, its RSA key, the embedded sandbox seeded with demo orders). Says ready once
+// start() has resolved, then closes. Also reports where the time went: performance.now()
+// counts from the process's start.
+//
+//   node first-start.cjs <compile cache folder> [--contract]
+//
+// --contract: then loads the bridge's contract and says how long it took (before saying ready).
+
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS, as Electron loads the main bundle */
+
+const { mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+const entered = performance.now();
+const { loadBridgeContract, loadServices } = require('../../../out/main/headless.cjs');
+
+async function main() {
+  const { PaydeskServices, MemorySecretStore } = await loadServices({
+    compileCacheDir: process.argv[2],
+  });
+  const imported = performance.now();
+  const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-bench-start-'));
+  const services = await PaydeskServices.start({
+    dataDir,
+    secrets: new MemorySecretStore(),
+    operator: 'bench',
+  });
+  const ready = performance.now();
+  const cpu = process.cpuUsage();
+  // Only in untimed runs: it would delay the ready line.
+  let contractMs;
+  if (process.argv[3] === '--contract') {
+    await loadBridgeContract();
+    contractMs = performance.now() - ready;
+  }
+  console.log(
+    JSON.stringify({
+      ready: services.report.sandbox.running,
+      enteredMs: entered,
+      importMs: imported - entered,
+      startMs: ready - imported,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      contractMs,
+    }),
+  );
+  await services.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
