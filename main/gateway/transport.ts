@@ -139,8 +139,9 @@ export function sendPrepared(
 }
 
 /**
- * One request and its answer. A class rather than closures: the handlers are made once, not
- * per request, and the state that decides "sent or not" sits in one place.
+ * One request and its answer: the state that decides "sent or not" in one place, and handlers
+ * that are methods, not functions made anew for every request. It is its own abort listener
+ * (handleEvent), so the follow-up's AbortSignal needs no closure either.
  */
 class Exchange {
   private settled = false;
@@ -182,12 +183,14 @@ class Exchange {
         ? { rejectUnauthorized: true, ...(options.ca ? { ca: options.ca } : {}) }
         : {}),
     };
-    const req = (target.secure ? https : http).request(requestOptions, this.onResponse);
+    const req = (target.secure ? https : http).request(requestOptions, (res) =>
+      this.onResponse(res),
+    );
     this.req = req;
-    req.on('socket', this.onSocket);
-    req.on('error', this.onRequestError);
-    this.timer = setTimeout(this.onTimeout, this.timeoutMs);
-    options.signal?.addEventListener('abort', this.onAbort, { once: true });
+    req.on('socket', (socket: net.Socket) => this.onSocket(socket));
+    req.on('error', (error: NodeJS.ErrnoException) => this.onRequestError(error));
+    this.timer = setTimeout(() => this.onTimeout(), this.timeoutMs);
+    options.signal?.addEventListener('abort', this, { once: true });
     req.end(body);
   }
 
@@ -195,7 +198,7 @@ class Exchange {
     if (this.settled) return false;
     this.settled = true;
     clearTimeout(this.timer);
-    this.options.signal?.removeEventListener('abort', this.onAbort);
+    this.options.signal?.removeEventListener('abort', this);
     return true;
   }
 
@@ -205,17 +208,16 @@ class Exchange {
     this.reject(error);
   }
 
-  private readonly onSocket = (socket: net.Socket): void => {
+  private onSocket(socket: net.Socket): void {
     // A kept-alive socket is already connected: the request may leave at once.
     if (this.req?.reusedSocket || !socket.connecting) this.connected = true;
-    else socket.once(this.target.secure ? 'secureConnect' : 'connect', this.onConnect);
-  };
+    else
+      socket.once(this.target.secure ? 'secureConnect' : 'connect', () => {
+        this.connected = true;
+      });
+  }
 
-  private readonly onConnect = (): void => {
-    this.connected = true;
-  };
-
-  private readonly onRequestError = (error: NodeJS.ErrnoException): void =>
+  private onRequestError(error: NodeJS.ErrnoException): void {
     this.fail(
       new TransportError(
         'TRANSPORT',
@@ -226,8 +228,10 @@ class Exchange {
         },
       ),
     );
+  }
 
-  private readonly onAbort = (): void =>
+  /** The AbortSignal's 'abort' event (this object is the listener). */
+  handleEvent(): void {
     this.fail(
       new TransportError(
         'ABORTED',
@@ -235,8 +239,9 @@ class Exchange {
         { neverLeft: !this.connected },
       ),
     );
+  }
 
-  private readonly onTimeout = (): void => {
+  private onTimeout(): void {
     const seconds = Math.round(this.timeoutMs / 1000);
     const host = this.target.host;
     this.fail(
@@ -248,13 +253,13 @@ class Exchange {
         { neverLeft: !this.connected },
       ),
     );
-  };
+  }
 
-  private readonly onResponse = (res: http.IncomingMessage): void => {
+  private onResponse(res: http.IncomingMessage): void {
     res.on('data', (chunk: Buffer) => this.onData(chunk));
     res.on('end', () => this.onEnd(res));
-    res.on('error', this.onResponseError);
-  };
+    res.on('error', (error: NodeJS.ErrnoException) => this.onResponseError(error));
+  }
 
   private onData(chunk: Buffer): void {
     this.size += chunk.length;
@@ -285,10 +290,11 @@ class Exchange {
     }
   }
 
-  private readonly onResponseError = (error: NodeJS.ErrnoException): void =>
+  private onResponseError(error: NodeJS.ErrnoException): void {
     this.fail(
       new TransportError('TRANSPORT', describeNetworkError(error, this.target.host, true), {
         cause: error,
       }),
     );
+  }
 }
