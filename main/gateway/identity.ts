@@ -18,6 +18,11 @@ function requestFields(request: PreparedRequest): URLSearchParams {
   return new URLSearchParams(request.body);
 }
 
+/** True when the request asked about an id and the answer names another one. */
+function differs(asked: string | undefined, said: string | undefined): boolean {
+  return Boolean(asked) && said !== undefined && said !== asked;
+}
+
 /**
  * Throws IdentityError when the answer names another order than the request. A `status`
  * answer must name at least one of the ids it was asked about, and every id it names must be
@@ -28,8 +33,6 @@ function requestFields(request: PreparedRequest): URLSearchParams {
 export function checkIdentity(request: PreparedRequest, answer: Identified): void {
   const fields = requestFields(request);
   const clientOrderId = fields.get('client_orderid') ?? fields.get('client-order-id') ?? undefined;
-  const differs = (asked: string | undefined, said: string | undefined) =>
-    Boolean(asked) && said !== undefined && said !== asked;
   if (differs(clientOrderId, answer.clientOrderId))
     throw new IdentityError('merchant-order-id', clientOrderId ?? '', answer.clientOrderId);
   if (answer.type !== 'status-response') return;

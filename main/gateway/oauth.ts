@@ -9,8 +9,19 @@ import { InputError } from './errors';
 export type OAuthSignatureMethod = 'HMAC-SHA1' | 'RSA-SHA256';
 export type Pair = readonly [name: string, value: string];
 
+/** The unreserved characters of RFC 3986 section 2.3, by char code: ALPHA, DIGIT, - . _ ~. */
+const UNRESERVED = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~') {
+  UNRESERVED[c.charCodeAt(0)] = 1;
+}
+
 /** RFC 3986 section 2.3: everything but ALPHA, DIGIT, '-', '.', '_', '~' is %XX over UTF-8. */
 export function percentEncode(value: string): string {
+  // Most names and values (ids, logins, checksums) need no encoding: returned as they are
+  // without a regex pass, as every request encodes each of its fields.
+  let i = 0;
+  while (i < value.length && UNRESERVED[value.charCodeAt(i)] === 1) i++;
+  if (i === value.length) return value;
   return encodeURIComponent(value).replace(
     /[!'()*]/g,
     (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase(),

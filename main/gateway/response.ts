@@ -170,16 +170,31 @@ function parseJsonBody(body: string): Record<string, string> | undefined {
     return undefined; // not JSON
   }
   if (root === null || typeof root !== 'object' || Array.isArray(root)) return undefined;
-  const fields = emptyFields();
-  for (const name of Object.keys(root)) {
-    if (UNSAFE_KEYS.has(name)) continue;
-    const value = (root as Record<string, unknown>)[name];
-    if (typeof value === 'string') fields[name] = value.trim();
-    else if (typeof value === 'number') return parseJsonKeepingNumbers(body);
-    else if (typeof value === 'boolean') fields[name] = String(value);
+  const fields = root as Record<string, unknown>;
+  if (typeof fields.type !== 'string') {
+    // A number there is read again as its text, which is not a string type either.
+    return undefined;
   }
-  if (typeof (root as { type?: unknown }).type !== 'string') return undefined;
-  return fields;
+  // The parsed object becomes the field map itself (copying twenty fields into a new map cost
+  // more than the parse): JSON.parse made every key an own data property, "__proto__" too,
+  // so a key can only reach the prototype once a value is assigned through it, which the
+  // unsafe keys never are; they are dropped once the prototype is gone.
+  for (const name of Object.keys(fields)) {
+    const value = fields[name];
+    if (typeof value === 'string') {
+      const trimmed = value.trim();
+      if (trimmed !== value && !UNSAFE_KEYS.has(name)) fields[name] = trimmed;
+    } else if (typeof value === 'number') {
+      return parseJsonKeepingNumbers(body);
+    } else if (typeof value === 'boolean') {
+      if (!UNSAFE_KEYS.has(name)) fields[name] = String(value);
+    } else {
+      delete fields[name]; // null, or a nested object or array
+    }
+  }
+  Object.setPrototypeOf(fields, null);
+  for (const name of UNSAFE_KEYS) delete fields[name];
+  return fields as Record<string, string>;
 }
 
 /** As parseJsonBody, every number kept as the exact text the gateway wrote. */
@@ -299,9 +314,14 @@ function toTyped(type: ResponseType, f: Record<string, string>): GatewayResponse
           `the status ${JSON.stringify(status)} is not one the gateway defines`,
         );
       }
+      // Written out rather than spread from base(): this is the answer read most often.
       return {
         type,
-        ...base(f),
+        serialNumber: f['serial-number'],
+        clientOrderId: f['merchant-order-id'],
+        orderId: f['paynet-order-id'],
+        endpointId: f['end-point-id'],
+        fields: Object.freeze(f),
         status: status as OrderStatus,
         transactionType: f['transaction-type'],
         amount: f.amount,

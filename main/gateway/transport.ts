@@ -3,6 +3,7 @@
 
 import http from 'node:http';
 import https from 'node:https';
+import type net from 'node:net';
 
 import { TransportError, UnreadableResponseError } from './errors';
 import type { RawResponse } from './response';
@@ -76,20 +77,52 @@ function decodeUtf8(bytes: Buffer): string | undefined {
   }
 }
 
+/** Where a request goes, read once per URL: parsing a URL cost more than the rest of a send. */
+interface Target {
+  secure: boolean;
+  /** host[:port] as the URL gives it, for messages. */
+  host: string;
+  /** Without IPv6 brackets, as node:http wants it. */
+  hostname: string;
+  port: string;
+  path: string;
+}
+
+/**
+ * Targets by request URL (a profile's few operation URLs). A URL that may not be sent to is
+ * never kept. Bounded: cleared when it grows past a few profiles' worth.
+ */
+const targets = new Map<string, Target>();
+const TARGETS_KEPT = 256;
+
+/** The request's target, or the reason it must not be sent (plain http beyond this machine). */
+function targetOf(requestUrl: string): Target | string {
+  const known = targets.get(requestUrl);
+  if (known) return known;
+  const url = new URL(requestUrl);
+  const secure = url.protocol === 'https:';
+  if (!secure && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    return `Refusing to send payment data to ${url.origin} without TLS; use https://.`;
+  }
+  const target: Target = {
+    secure,
+    host: url.host,
+    hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port,
+    path: url.pathname + url.search,
+  };
+  if (targets.size >= TARGETS_KEPT) targets.clear();
+  targets.set(requestUrl, target);
+  return target;
+}
+
 export function sendPrepared(
   request: PreparedRequest,
   options: SendOptions = {},
 ): Promise<RawResponse> {
-  const url = new URL(request.url);
-  const secure = url.protocol === 'https:';
-  if (!secure && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    return Promise.reject(
-      new TransportError(
-        'TRANSPORT',
-        `Refusing to send payment data to ${url.origin} without TLS; use https://.`,
-        { neverLeft: true },
-      ),
-    );
+  const target = targetOf(request.url);
+  if (typeof target === 'string') {
+    return Promise.reject(new TransportError('TRANSPORT', target, { neverLeft: true }));
   }
   if (options.signal?.aborted) {
     return Promise.reject(
@@ -100,110 +133,168 @@ export function sendPrepared(
       ),
     );
   }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const body = Buffer.from(request.body, 'utf8');
+  return new Promise<RawResponse>((resolve, reject) =>
+    new Exchange(request, target, options, resolve, reject).start(),
+  );
+}
 
-  return new Promise<RawResponse>((resolve, reject) => {
-    let settled = false;
-    // Whether a byte of the request may have reached the gateway: false until a connection (the
-    // TLS handshake, for https) is made. Node writes the request only on a connected socket, so
-    // an error before that proves nothing left; after it, the request may have arrived.
-    let connected = false;
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      fn();
-    };
-    const fail = (error: TransportError) =>
-      finish(() => {
-        req.destroy();
-        reject(error);
-      });
-    const onAbort = () =>
-      fail(
-        new TransportError(
-          'ABORTED',
-          `The request was cancelled. ${connected ? MAY_HAVE_BEEN_RECORDED : NOTHING_SENT}`,
-          { neverLeft: !connected },
-        ),
-      );
+/**
+ * One request and its answer: the state that decides "sent or not" in one place, and handlers
+ * that are methods, not functions made anew for every request. It is its own abort listener
+ * (handleEvent), so the follow-up's AbortSignal needs no closure either.
+ */
+class Exchange {
+  private settled = false;
+  /**
+   * Whether a byte of the request may have reached the gateway: false until a connection (the
+   * TLS handshake, for https) is made. Node writes the request only on a connected socket, so
+   * an error before that proves nothing left; after it, the request may have arrived.
+   */
+  private connected = false;
+  private readonly timeoutMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private req: http.ClientRequest | undefined;
+  private chunks: Buffer[] = [];
+  private size = 0;
 
+  constructor(
+    private readonly request: PreparedRequest,
+    private readonly target: Target,
+    private readonly options: SendOptions,
+    private readonly resolve: (raw: RawResponse) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  start(): void {
+    const { request, target, options } = this;
+    const body = Buffer.from(request.body, 'utf8');
     const requestOptions: https.RequestOptions = {
       method: request.method,
+      protocol: target.secure ? 'https:' : 'http:',
+      hostname: target.hostname,
+      port: target.port,
+      path: target.path,
       headers: { ...request.headers, 'Content-Length': String(body.length) },
       ...(options.agent ? { agent: options.agent } : {}),
       // Explicit, so NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment cannot turn checks off.
-      ...(secure ? { rejectUnauthorized: true, ...(options.ca ? { ca: options.ca } : {}) } : {}),
+      ...(target.secure
+        ? { rejectUnauthorized: true, ...(options.ca ? { ca: options.ca } : {}) }
+        : {}),
     };
-    const req = (secure ? https : http).request(url, requestOptions, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          fail(
-            new TransportError(
-              'TRANSPORT',
-              `The gateway's answer exceeded ${MAX_BODY_BYTES} bytes and was not read. ${MAY_HAVE_BEEN_RECORDED}`,
-            ),
-          );
-          return;
-        }
-        chunks.push(chunk);
+    const req = (target.secure ? https : http).request(requestOptions, (res) =>
+      this.onResponse(res),
+    );
+    this.req = req;
+    req.on('socket', (socket: net.Socket) => this.onSocket(socket));
+    req.on('error', (error: NodeJS.ErrnoException) => this.onRequestError(error));
+    this.timer = setTimeout(() => this.onTimeout(), this.timeoutMs);
+    options.signal?.addEventListener('abort', this, { once: true });
+    req.end(body);
+  }
+
+  private finish(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.options.signal?.removeEventListener('abort', this);
+    return true;
+  }
+
+  private fail(error: TransportError): void {
+    if (!this.finish()) return;
+    this.req?.destroy();
+    this.reject(error);
+  }
+
+  private onSocket(socket: net.Socket): void {
+    // A kept-alive socket is already connected: the request may leave at once.
+    if (this.req?.reusedSocket || !socket.connecting) this.connected = true;
+    else
+      socket.once(this.target.secure ? 'secureConnect' : 'connect', () => {
+        this.connected = true;
       });
-      res.on('end', () =>
-        finish(() => {
-          const status = res.statusCode ?? 0;
-          const contentType = String(res.headers['content-type'] ?? '');
-          const body = decodeUtf8(
-            chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks),
-          );
-          if (body === undefined) {
-            reject(
-              new UnreadableResponseError(status, contentType, 'the body is not valid UTF-8 text'),
-            );
-          } else {
-            resolve({ status, contentType, body });
-          }
-        }),
-      );
-      res.on('error', (error: NodeJS.ErrnoException) =>
-        fail(
-          new TransportError('TRANSPORT', describeNetworkError(error, url.host, true), {
-            cause: error,
-          }),
-        ),
-      );
-    });
-    req.on('socket', (socket) => {
-      // A kept-alive socket is already connected: the request may leave at once.
-      if (req.reusedSocket || !socket.connecting) connected = true;
-      else socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true));
-    });
-    req.on('error', (error: NodeJS.ErrnoException) =>
-      fail(
-        new TransportError('TRANSPORT', describeNetworkError(error, url.host, connected), {
+  }
+
+  private onRequestError(error: NodeJS.ErrnoException): void {
+    this.fail(
+      new TransportError(
+        'TRANSPORT',
+        describeNetworkError(error, this.target.host, this.connected),
+        {
           cause: error,
-          neverLeft: !connected,
-        }),
+          neverLeft: !this.connected,
+        },
       ),
     );
-    const timer = setTimeout(
-      () =>
-        fail(
-          new TransportError(
-            'TIMEOUT',
-            connected
-              ? `No answer from the gateway at ${url.host} within ${Math.round(timeoutMs / 1000)} s. ${MAY_HAVE_BEEN_RECORDED}`
-              : `No connection to the gateway at ${url.host} within ${Math.round(timeoutMs / 1000)} s. ${NOTHING_SENT}`,
-            { neverLeft: !connected },
-          ),
-        ),
-      timeoutMs,
+  }
+
+  /** The AbortSignal's 'abort' event (this object is the listener). */
+  handleEvent(): void {
+    this.fail(
+      new TransportError(
+        'ABORTED',
+        `The request was cancelled. ${this.connected ? MAY_HAVE_BEEN_RECORDED : NOTHING_SENT}`,
+        { neverLeft: !this.connected },
+      ),
     );
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    req.end(body);
-  });
+  }
+
+  private onTimeout(): void {
+    const seconds = Math.round(this.timeoutMs / 1000);
+    const host = this.target.host;
+    this.fail(
+      new TransportError(
+        'TIMEOUT',
+        this.connected
+          ? `No answer from the gateway at ${host} within ${seconds} s. ${MAY_HAVE_BEEN_RECORDED}`
+          : `No connection to the gateway at ${host} within ${seconds} s. ${NOTHING_SENT}`,
+        { neverLeft: !this.connected },
+      ),
+    );
+  }
+
+  private onResponse(res: http.IncomingMessage): void {
+    res.on('data', (chunk: Buffer) => this.onData(chunk));
+    res.on('end', () => this.onEnd(res));
+    res.on('error', (error: NodeJS.ErrnoException) => this.onResponseError(error));
+  }
+
+  private onData(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > MAX_BODY_BYTES) {
+      this.fail(
+        new TransportError(
+          'TRANSPORT',
+          `The gateway's answer exceeded ${MAX_BODY_BYTES} bytes and was not read. ${MAY_HAVE_BEEN_RECORDED}`,
+        ),
+      );
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  private onEnd(res: http.IncomingMessage): void {
+    if (!this.finish()) return;
+    const status = res.statusCode ?? 0;
+    const contentType = String(res.headers['content-type'] ?? '');
+    const chunks = this.chunks;
+    const body = decodeUtf8(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    if (body === undefined) {
+      this.reject(
+        new UnreadableResponseError(status, contentType, 'the body is not valid UTF-8 text'),
+      );
+    } else {
+      this.resolve({ status, contentType, body });
+    }
+  }
+
+  private onResponseError(error: NodeJS.ErrnoException): void {
+    this.fail(
+      new TransportError('TRANSPORT', describeNetworkError(error, this.target.host, true), {
+        cause: error,
+      }),
+    );
+  }
 }

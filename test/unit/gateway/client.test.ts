@@ -175,6 +175,95 @@ describe('GatewayClient over HTTP', () => {
   });
 });
 
+// "Not sent" lets a clerk send again; it must hold only when nothing can have left. Each case
+// is checked against what the peer really received.
+describe('a failed request is "not sent" only when nothing left', () => {
+  const statusAnswer =
+    '{"type":"status-response","status":"approved","paynet-order-id":"9013","merchant-order-id":"co-sale-1"}';
+
+  it('connection refused: not sent', async () => {
+    const port = await listen(http.createServer(), () => undefined);
+    await new Promise((r) => servers.pop()!.close(r));
+    const client = new GatewayClient(credentialsFor(`http://127.0.0.1:${port}`));
+    const error = await client.status(SAMPLE_FIELDS.STATUS).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'TRANSPORT', neverLeft: true });
+  });
+
+  it('cancelled before the connection was made: not sent, and the peer saw no request', async () => {
+    let received = 0;
+    const port = await listen(http.createServer(), (_req, _body, res) => {
+      received++;
+      res.writeHead(200, vnd).end(statusAnswer);
+    });
+    const client = new GatewayClient(credentialsFor(`http://127.0.0.1:${port}`));
+    const controller = new AbortController();
+    const pending = client.status(SAMPLE_FIELDS.STATUS, controller.signal);
+    controller.abort(); // before the socket is even assigned
+    await expect(pending).rejects.toMatchObject({ code: 'ABORTED', neverLeft: true });
+    // A request that did leave would arrive at once on loopback; nothing did.
+    await client.status(SAMPLE_FIELDS.STATUS);
+    expect(received).toBe(1);
+    client.close();
+  });
+
+  it('cancelled, timed out or cut after the request arrived: may have been sent', async () => {
+    let received = 0;
+    const port = await listen(http.createServer(), (req) => {
+      received++;
+      if (req.url?.includes('/void/')) req.socket.destroy(); // cut once the request is in
+      // other requests are never answered
+    });
+    const client = new GatewayClient(credentialsFor(`http://127.0.0.1:${port}`), {
+      timeoutMs: 300,
+    });
+    // Bounded: at most 400 checks, 5 ms apart.
+    const arrived = (n: number) =>
+      new Promise<void>((resolve, reject) => {
+        let checks = 0;
+        const check = setInterval(() => {
+          if (received >= n || ++checks > 400) {
+            clearInterval(check);
+            if (received >= n) resolve();
+            else reject(new Error(`the peer received ${received} requests, not ${n}`));
+          }
+        }, 5);
+      });
+
+    const controller = new AbortController();
+    const cancelled = client
+      .status(SAMPLE_FIELDS.STATUS, controller.signal)
+      .catch((e: unknown) => e);
+    await arrived(1);
+    controller.abort();
+    expect(await cancelled).toMatchObject({ code: 'ABORTED', neverLeft: false });
+
+    const timedOut = await client.status(SAMPLE_FIELDS.STATUS).catch((e: unknown) => e);
+    expect(timedOut).toMatchObject({ code: 'TIMEOUT', neverLeft: false });
+
+    const cut = await client.call('VOID', SAMPLE_FIELDS.VOID).catch((e: unknown) => e);
+    expect(cut).toMatchObject({ code: 'TRANSPORT', neverLeft: false });
+    expect(received).toBe(3);
+    client.close();
+  });
+
+  it('a kept-alive connection cut under a second request: may have been sent', async () => {
+    let received = 0;
+    const port = await listen(http.createServer(), (req, _body, res) => {
+      received++;
+      if (received === 1) res.writeHead(200, vnd).end(statusAnswer);
+      else req.socket.destroy();
+    });
+    const client = new GatewayClient(credentialsFor(`http://127.0.0.1:${port}`));
+    await client.status(SAMPLE_FIELDS.STATUS);
+    // The same connection carries the second request (it is already connected when it is
+    // handed over), so the request leaves at once and its loss is never "not sent".
+    const error = await client.status(SAMPLE_FIELDS.STATUS).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'TRANSPORT', neverLeft: false });
+    expect(received).toBe(2);
+    client.close();
+  });
+});
+
 describe('TLS verification is always on', () => {
   let tls: { key: string; cert: string };
   beforeAll(() => {

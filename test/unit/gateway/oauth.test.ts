@@ -136,6 +136,25 @@ describe('RFC 5849 examples', () => {
       'A-Za-z0-9._~%20%21%2A%27%28%29%26%3D%2B%25%2F%C3%A9',
     );
   });
+
+  it('percent-encodes any text as RFC 3986 says, with or without characters to escape', () => {
+    // Every char code from 0 to 127 is either one of the 66 unreserved or %XX, in any mix.
+    const rfc3986 = (text: string) =>
+      [...Buffer.from(text, 'utf8')]
+        .map((byte) =>
+          /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) && byte < 128
+            ? String.fromCharCode(byte)
+            : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+        )
+        .join('');
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary' }), fc.stringMatching(/^[A-Za-z0-9._~-]*$/)),
+        (text) => percentEncode(text) === rfc3986(text),
+      ),
+      { seed: 11, numRuns: 2000 },
+    );
+  });
 });
 
 // An independent OAuth 1.0a implementation from npm, used only here, checks what Paydesk signs.

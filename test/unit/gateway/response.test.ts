@@ -97,6 +97,21 @@ describe('the two wire formats carry the same fields', () => {
     expect(lines && Object.keys(lines)).toEqual(['type']);
   });
 
+  it('ignores unsafe keys in an answer without numbers too: the map has no prototype', () => {
+    // No number, so the answer's own parsed object becomes the field map: padded values are
+    // trimmed and booleans written out in place, and nothing goes through __proto__.
+    const body =
+      '{"type":"status-response","status":" approved ","__proto__":" {\\"polluted\\":1} ","prototype":true,"constructor":"x","extra":null,"nested":{"amount":"9"},"test":false}';
+    const status = readResponse({ status: 200, contentType: JSON_TYPE, body }, 'status-response');
+    expect(status.status).toBe('approved');
+    expect(Object.getPrototypeOf(status.fields)).toBeNull();
+    expect(Object.keys(status.fields)).toEqual(['type', 'status', 'test']);
+    expect(status.fields.test).toBe('false');
+    expect('toString' in status.fields).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.isFrozen(status.fields)).toBe(true);
+  });
+
   it('reads 3DS waiting fields and card details from a status', () => {
     const body = JSON.stringify({
       type: 'status-response',
