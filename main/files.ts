@@ -14,10 +14,21 @@ export async function writeContent(path: string, content: FileContent): Promise<
   }
   const partial = `${path}.partial`;
   const file = await open(partial, 'w');
+  // One chunk is written while the next is made (the write runs on libuv's threads), and no
+  // more: the next write waits for the last, so a source faster than the disk is held back
+  // and memory holds at most two chunks.
+  let writing: Promise<unknown> = Promise.resolve();
   try {
-    for await (const chunk of content()) await file.write(chunk, null, 'utf8');
+    for await (const chunk of content()) {
+      await writing;
+      writing = file.write(chunk, null, 'utf8');
+      // Its failure is seen by the next await; until then it is not an unhandled rejection.
+      writing.catch(() => undefined);
+    }
+    await writing;
     await file.close();
   } catch (error) {
+    await writing.catch(() => undefined);
     await file.close().catch(() => undefined);
     await rm(partial, { force: true });
     throw error;

@@ -265,7 +265,7 @@ export class JournalPages {
       .get() as bigint | null;
     if (newest === null) return;
     const next = this.statement(
-      `SELECT id, ${columns.join(', ')} FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,
+      `SELECT ${columns.join(', ')}, id FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,
     )
       .raw(true)
       .safeIntegers(true);
@@ -273,8 +273,9 @@ export class JournalPages {
     for (;;) {
       const rows = next.all({ ...w.params, below, size }) as unknown[][];
       if (rows.length === 0) return;
-      below = (rows[rows.length - 1]?.[0] as bigint) - 1n;
-      for (const row of rows) row.shift();
+      below = (rows[rows.length - 1]?.at(-1) as bigint) - 1n;
+      // The id is last, so dropping it moves nothing (shift() would move every column).
+      for (const row of rows) row.pop();
       yield rows;
       if (rows.length < size) return;
     }

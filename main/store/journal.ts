@@ -14,7 +14,7 @@
 import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
-import { CSV_SOURCE_COLUMNS, csvLinesOfRaw } from './csv';
+import { CSV_SOURCE_COLUMNS, rawCsvLines } from './csv';
 import { withoutFsync } from './durability';
 import { JournalPages } from './journal-pages';
 import {
@@ -502,8 +502,9 @@ export class Journal {
 
   /** The filter's entries as CSV lines (csv.ts), newest first, `size` entries per chunk. */
   *csvChunks(filter: JournalFilter, size: number): Generator<{ text: string; entries: number }> {
+    const lines = rawCsvLines();
     for (const rows of this.pages.rawBatches(filter, size, CSV_SOURCE_COLUMNS)) {
-      yield { text: csvLinesOfRaw(rows), entries: rows.length };
+      yield { text: lines(rows), entries: rows.length };
     }
   }
 
