@@ -4,8 +4,11 @@
 
 import { open, rename, rm, writeFile } from 'node:fs/promises';
 
-/** The whole text, or a source of chunks started only once the file is chosen. */
-export type FileContent = string | (() => AsyncIterable<string>);
+/**
+ * The whole text, or a source of chunks (text, or bytes already UTF-8) started only once the
+ * file is chosen.
+ */
+export type FileContent = string | (() => AsyncIterable<string | Uint8Array>);
 
 export async function writeContent(path: string, content: FileContent): Promise<void> {
   if (typeof content === 'string') {
@@ -21,7 +24,7 @@ export async function writeContent(path: string, content: FileContent): Promise<
   try {
     for await (const chunk of content()) {
       await writing;
-      writing = file.write(chunk, null, 'utf8');
+      writing = typeof chunk === 'string' ? file.write(chunk, null, 'utf8') : file.write(chunk);
       // Its failure is seen by the next await; until then it is not an unhandled rejection.
       writing.catch(() => undefined);
     }
@@ -40,6 +43,9 @@ export async function writeContent(path: string, content: FileContent): Promise<
 export async function contentText(content: FileContent): Promise<string> {
   if (typeof content === 'string') return content;
   let text = '';
-  for await (const chunk of content()) text += chunk;
-  return text;
+  const utf8 = new TextDecoder();
+  for await (const chunk of content()) {
+    text += typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true });
+  }
+  return text + utf8.decode();
 }

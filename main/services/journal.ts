@@ -106,33 +106,40 @@ export class JournalService {
   async *csvChunks(
     filter: JournalFilter,
     onProgress?: (progress: ExportProgress) => void,
-  ): AsyncGenerator<string> {
+  ): AsyncGenerator<string | Uint8Array> {
     const total = (await this.journal.search(filter, 0, 1)).total;
     let done = 0;
     onProgress?.({ done, total });
     yield CSV_HEADER;
     for await (const chunk of this.chunks(filter)) {
-      yield chunk.text;
+      yield chunk.content;
       done += chunk.entries;
       onProgress?.({ done, total: Math.max(total, done) });
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
-  /** CSV text EXPORT_BATCH entries at a time: SQLite's raw rows, or any port's entries. */
-  private async *chunks(filter: JournalFilter): AsyncGenerator<{ text: string; entries: number }> {
+  /**
+   * CSV EXPORT_BATCH entries at a time: SQLite's raw rows as UTF-8 bytes, or any port's
+   * entries as text.
+   */
+  private async *chunks(
+    filter: JournalFilter,
+  ): AsyncGenerator<{ content: string | Uint8Array; entries: number }> {
     if (this.journal instanceof SqliteJournalPort) {
-      yield* this.journal.journal.csvChunks(filter, EXPORT_BATCH);
+      for (const chunk of this.journal.journal.csvChunks(filter, EXPORT_BATCH)) {
+        yield { content: chunk.bytes, entries: chunk.entries };
+      }
       return;
     }
     let batch: JournalEntry[] = [];
     for await (const entry of this.journal.iterate(filter)) {
       batch.push(entry);
       if (batch.length >= EXPORT_BATCH) {
-        yield { text: csvLines(batch), entries: batch.length };
+        yield { content: csvLines(batch), entries: batch.length };
         batch = [];
       }
     }
-    if (batch.length) yield { text: csvLines(batch), entries: batch.length };
+    if (batch.length) yield { content: csvLines(batch), entries: batch.length };
   }
 }

@@ -69,15 +69,14 @@ function cellOf(value: unknown): string {
 }
 
 /**
- * CSV lines from rows read raw in CSV_SOURCE_COLUMNS order (integers as bigint): the export's
- * path, with no entry objects in between, and the same text as csvLines of the same entries.
- * One of these serves one export: it keeps the local dates and offset of the last UTC day of
- * each time column (isoWithOffsetByDay) and the decimals of the last currency, which per entry
- * would cost more than the rest of the line. The columns are written out one by one (the
- * export runs this a million times; a loop over the columns with a test per kind cost a
- * quarter more).
+ * A row read raw in CSV_SOURCE_COLUMNS order (integers as bigint) as its CSV line: the
+ * export's path, with no entry objects in between, and the same text as csvLines of the same
+ * entry. One of these serves one export: it keeps the local dates and offset of the last UTC
+ * day of each time column (isoWithOffsetByDay) and the decimals of the last currency, which
+ * per entry would cost more than the rest of the line. The columns are written out one by one
+ * (a loop over the columns with a test per kind cost a quarter more).
  */
-export function rawCsvLines(): (rows: readonly (readonly unknown[])[]) => string {
+export function rawCsvLine(): (row: readonly unknown[]) => string {
   const createdAt = isoWithOffsetByDay();
   const finalAt = isoWithOffsetByDay();
   let currency: unknown = null;
@@ -92,52 +91,93 @@ export function rawCsvLines(): (rows: readonly (readonly unknown[])[]) => string
   };
   const timeOf = (format: (iso: string) => string, value: unknown): string =>
     value === null || value === undefined ? '' : csvCell(format(textOf(value)));
-  return (rows) => {
-    let text = '';
-    for (const row of rows) {
-      // CSV_SOURCE_COLUMNS, in order.
-      text +=
-        timeOf(createdAt, row[0]) +
-        ',' +
-        cellOf(row[1]) + // operator
-        ',' +
-        cellOf(row[2]) + // profile_id
-        ',' +
-        csvCell(actionLabel((row[3] as string | null) ?? null, textOf(row[4]))) +
-        ',' +
-        cellOf(row[4]) + // operation
-        ',' +
-        cellOf(row[5]) + // client_orderid
-        ',' +
-        cellOf(row[6]) + // orderid
-        ',' +
-        cellOf(row[7]) + // target_orderid
-        ',' +
-        cellOf(row[8]) + // target_client_orderid
-        ',' +
-        amountOf(row[9], row[10]) +
-        ',' +
-        cellOf(row[10]) + // currency
-        ',' +
-        cellOf(row[11]) + // reason
-        ',' +
-        cellOf(row[12]) + // note
-        ',' +
-        cellOf(row[13]) + // email
-        ',' +
-        cellOf(row[14]) + // state
-        ',' +
-        cellOf(row[15]) + // status
-        ',' +
-        cellOf(row[16]) + // error_code
-        ',' +
-        cellOf(row[17]) + // error_message
-        ',' +
-        timeOf(finalAt, row[18]) +
-        '\r\n';
+  // CSV_SOURCE_COLUMNS, in order.
+  return (row) =>
+    timeOf(createdAt, row[0]) +
+    ',' +
+    cellOf(row[1]) + // operator
+    ',' +
+    cellOf(row[2]) + // profile_id
+    ',' +
+    csvCell(actionLabel((row[3] as string | null) ?? null, textOf(row[4]))) +
+    ',' +
+    cellOf(row[4]) + // operation
+    ',' +
+    cellOf(row[5]) + // client_orderid
+    ',' +
+    cellOf(row[6]) + // orderid
+    ',' +
+    cellOf(row[7]) + // target_orderid
+    ',' +
+    cellOf(row[8]) + // target_client_orderid
+    ',' +
+    amountOf(row[9], row[10]) +
+    ',' +
+    cellOf(row[10]) + // currency
+    ',' +
+    cellOf(row[11]) + // reason
+    ',' +
+    cellOf(row[12]) + // note
+    ',' +
+    cellOf(row[13]) + // email
+    ',' +
+    cellOf(row[14]) + // state
+    ',' +
+    cellOf(row[15]) + // status
+    ',' +
+    cellOf(row[16]) + // error_code
+    ',' +
+    cellOf(row[17]) + // error_message
+    ',' +
+    timeOf(finalAt, row[18]) +
+    '\r\n';
+}
+
+/** Lines kept as text before they are encoded into the chunk: a short string, soon garbage. */
+const LINES_PER_ENCODE = 32;
+/** A chunk's first size in bytes (a thousand lines are about 190 KB); long lines grow it. */
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * The export's CSV as UTF-8 bytes, a chunk at a time: rows go in (rawCsvLine), and `take`
+ * hands over the bytes of the lines added since the last take, ready for the file. The text
+ * is encoded every few lines straight into the chunk, so no chunk-long string is built, kept
+ * alive while it grows, and encoded again when written.
+ */
+export class RawCsvChunks {
+  private readonly line = rawCsvLine();
+  private text = '';
+  private lines = 0;
+  private chunk: Buffer | undefined;
+  private used = 0;
+
+  add(row: readonly unknown[]): void {
+    this.text += this.line(row);
+    if (++this.lines === LINES_PER_ENCODE) this.encode();
+  }
+
+  /** The bytes added since the last take; the next chunk starts empty. */
+  take(): Uint8Array {
+    this.encode();
+    const bytes = this.chunk?.subarray(0, this.used) ?? new Uint8Array(0);
+    this.chunk = undefined;
+    this.used = 0;
+    return bytes;
+  }
+
+  private encode(): void {
+    if (this.text === '') return;
+    // UTF-8 takes at most three bytes per UTF-16 unit (four per surrogate pair).
+    const room = this.used + this.text.length * 3;
+    if (!this.chunk || room > this.chunk.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room, (this.chunk?.length ?? 0) * 2));
+      this.chunk?.copy(bigger, 0, 0, this.used);
+      this.chunk = bigger;
     }
-    return text;
-  };
+    this.used += this.chunk.write(this.text, this.used, 'utf8');
+    this.text = '';
+    this.lines = 0;
+  }
 }
 
 /** Anything csvCell changes: a formula's first character, or what needs quoting. */
