@@ -10,7 +10,7 @@ import { SqliteJournalPort } from '../store/sqlite-port';
 import { actionLabel } from '../../preload/contract';
 import { ServiceError } from './errors';
 
-/** Lines per chunk of a CSV export: about 160 KB, a few milliseconds of work. */
+/** Lines per chunk of a CSV export: about 190 KB, a few milliseconds of work. */
 const EXPORT_BATCH = 1_000;
 
 export interface ExportProgress {
@@ -97,10 +97,10 @@ export class JournalService {
   }
 
   /**
-   * The CSV of the filter's entries, newest first, in chunks of EXPORT_BATCH lines, to be
-   * written to the file as they come: memory holds one chunk, not the whole file, and the event
-   * loop turns between chunks (one takes a few milliseconds), so the main process keeps
-   * answering the window through a million entries. Entries written after the export started
+   * The CSV of the filter's entries, newest first, in chunks of EXPORT_BATCH lines (UTF-8 bytes
+   * from SQLite, text from another port), to be written to the file as they come: memory holds
+   * a few chunks, not the whole file, and the event loop turns between chunks (one takes a few
+   * milliseconds), so the main process keeps answering the window through a million entries. Entries written after the export started
    * are not in it. `onProgress` hears how many lines of about how many are done.
    */
   async *csvChunks(
