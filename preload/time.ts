@@ -30,3 +30,108 @@ export function localTimeWithOffset(iso: string | null | undefined): string {
   if (Number.isNaN(d.getTime())) return iso;
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${offsetOf(d)}`;
 }
+
+/** "00" to "59": local hours and minutes. */
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => pad(n));
+
+/** 0-9 for a decimal digit's char code, -1 for anything else. */
+function digit(text: string, at: number): number {
+  const code = text.charCodeAt(at) - 48;
+  return code >= 0 && code <= 9 ? code : -1;
+}
+
+/** `YYYY-MM-DD`: the UTC day of a stored time (the day itself is checked by Date.parse). */
+function plainUtcDay(iso: string): boolean {
+  for (const at of [0, 1, 2, 3, 5, 6, 8, 9]) if (digit(iso, at) < 0) return false;
+  return iso.charCodeAt(4) === 45 && iso.charCodeAt(7) === 45; // - -
+}
+
+/** `THH:MM:SS.mmmZ` from position 10 on: hours 00-23, minutes and seconds 00-59, the Z. */
+function plainUtcTime(iso: string): boolean {
+  return (
+    iso.length === 24 &&
+    iso.charCodeAt(10) === 84 && // T
+    iso.charCodeAt(13) === 58 && // :
+    iso.charCodeAt(16) === 58 && // :
+    iso.charCodeAt(19) === 46 && // .
+    iso.charCodeAt(23) === 90 && // Z
+    digit(iso, 11) >= 0 &&
+    digit(iso, 12) >= 0 &&
+    digit(iso, 11) * 10 + digit(iso, 12) <= 23 &&
+    digit(iso, 14) >= 0 &&
+    digit(iso, 14) <= 5 &&
+    digit(iso, 15) >= 0 &&
+    digit(iso, 17) >= 0 &&
+    digit(iso, 17) <= 5 &&
+    digit(iso, 18) >= 0 &&
+    digit(iso, 20) >= 0 &&
+    digit(iso, 21) >= 0 &&
+    digit(iso, 22) >= 0
+  );
+}
+
+/**
+ * isoWithOffset for a long run of times (a CSV export of the journal), the same text at a
+ * fraction of the cost. The journal stores UTC (`2026-03-14T08:26:53.120Z`), and on most days
+ * the local offset is the same all day: then a time's local text is its UTC hour and minute
+ * moved by that offset, on the local date of the day's start or the next one, and its seconds
+ * as stored. So isoWithOffset runs twice per UTC day (its first and last millisecond, which
+ * give the dates, the offset and the shift) and the offset is read at every hour of the day;
+ * a day on which it changes (a summer-time change), whose ends this shortcut would write
+ * differently from isoWithOffset (an offset with seconds, from before standard time), or a
+ * time stored in another shape goes through isoWithOffset itself. Each call makes a fresh
+ * cache: the process's time zone may change between two exports (tests set TZ).
+ */
+export function isoWithOffsetByDay(): (iso: string) => string {
+  let day = ''; // the UTC `YYYY-MM-DD` the cache is for, '' before the first
+  let exact = true; // that day goes through isoWithOffset
+  let firstDate = ''; // the local `YYYY-MM-DD` at the day's start
+  let nextDate = ''; // the one after it, at the day's end
+  let firstHour = 0; // the local hour at the day's start
+  let shift = 0; // how many minutes local minutes run ahead of UTC's, 0-59
+  let offset = ''; // `+01:00`
+
+  const quick = (hour: number, minute: number, rest: string): string => {
+    const m = minute + shift;
+    const h = firstHour + hour + (m < 60 ? 0 : 1);
+    return `${h < 24 ? firstDate : nextDate}T${TWO_DIGITS[h % 24]}:${TWO_DIGITS[m % 60]}${rest}${offset}`;
+  };
+
+  const learn = (key: string): void => {
+    day = key;
+    exact = true;
+    const start = Date.parse(`${key}T00:00:00.000Z`);
+    if (Number.isNaN(start)) return;
+    const zone = new Date(start).getTimezoneOffset();
+    for (let hour = 1; hour <= 24; hour++) {
+      if (new Date(start + hour * 3_600_000 - 1).getTimezoneOffset() !== zone) return;
+    }
+    // `YYYY-MM-DDTHH:MM:SS.mmm+hh:mm`, read from its end (a year may have more digits).
+    const first = isoWithOffset(new Date(start).toISOString());
+    const last = isoWithOffset(new Date(start + 86_399_999).toISOString());
+    firstDate = first.slice(0, -19);
+    nextDate = last.slice(0, -19);
+    firstHour = Number(first.slice(-18, -16));
+    shift = Number(first.slice(-15, -13));
+    offset = first.slice(-6);
+    exact =
+      last.slice(-6) !== offset ||
+      quick(0, 0, ':00.000') !== first ||
+      quick(23, 59, ':59.999') !== last;
+  };
+
+  return (iso) => {
+    if (!plainUtcTime(iso)) return isoWithOffset(iso);
+    if (day === '' || !iso.startsWith(day)) {
+      if (!plainUtcDay(iso)) return isoWithOffset(iso);
+      learn(iso.slice(0, 10));
+    }
+    return exact
+      ? isoWithOffset(iso)
+      : quick(
+          digit(iso, 11) * 10 + digit(iso, 12),
+          digit(iso, 14) * 10 + digit(iso, 15),
+          iso.slice(16, 23),
+        );
+  };
+}

@@ -251,13 +251,19 @@ export class JournalPages {
   }
 
   /**
-   * As batches, but only `columns`, each row an array in their order (no objects made).
+   * As batches, but only `columns` followed by the id, each row an array (no objects made),
+   * handed to `eachRow` one by one as SQLite steps through the batch; the generator yields
+   * each batch's number of rows once they are all handed over. No batch is held as an array:
+   * a row is garbage as soon as `eachRow` is done with it, so a million rows leave the young
+   * heap as empty as a plain read does (a held batch survives the collections that run while
+   * it is formatted, and V8 answers survivors by growing the young heap, to +130 MiB).
    */
   *rawBatches(
     filter: JournalFilterShape,
     size: number,
     columns: readonly string[],
-  ): Generator<unknown[][]> {
+    eachRow: (row: readonly unknown[]) => void,
+  ): Generator<number> {
     const w = whereClause(filter);
     const newest = this.statement('SELECT MAX(id) FROM journal')
       .pluck()
@@ -265,18 +271,25 @@ export class JournalPages {
       .get() as bigint | null;
     if (newest === null) return;
     const next = this.statement(
-      `SELECT id, ${columns.join(', ')} FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,
+      `SELECT ${columns.join(', ')}, id FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,
     )
       .raw(true)
       .safeIntegers(true);
+    const idAt = columns.length;
     let below = newest;
     for (;;) {
-      const rows = next.all({ ...w.params, below, size }) as unknown[][];
-      if (rows.length === 0) return;
-      below = (rows[rows.length - 1]?.[0] as bigint) - 1n;
-      for (const row of rows) row.shift();
-      yield rows;
-      if (rows.length < size) return;
+      let count = 0;
+      let last = 0n;
+      // Read to its end before the yield: the connection is free again between batches.
+      for (const row of next.iterate({ ...w.params, below, size }) as Iterable<unknown[]>) {
+        eachRow(row);
+        last = row[idAt] as bigint;
+        count++;
+      }
+      if (count === 0) return;
+      yield count;
+      if (count < size) return;
+      below = last - 1n;
     }
   }
 

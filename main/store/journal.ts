@@ -14,7 +14,7 @@
 import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
-import { CSV_SOURCE_COLUMNS, csvLinesOfRaw } from './csv';
+import { CSV_SOURCE_COLUMNS, RawCsvChunks } from './csv';
 import { withoutFsync } from './durability';
 import { JournalPages } from './journal-pages';
 import {
@@ -500,10 +500,18 @@ export class Journal {
     for (const rows of this.pages.batches(filter, batchSize)) yield (rows as Row[]).map(toEntry);
   }
 
-  /** The filter's entries as CSV lines (csv.ts), newest first, `size` entries per chunk. */
-  *csvChunks(filter: JournalFilter, size: number): Generator<{ text: string; entries: number }> {
-    for (const rows of this.pages.rawBatches(filter, size, CSV_SOURCE_COLUMNS)) {
-      yield { text: csvLinesOfRaw(rows), entries: rows.length };
+  /**
+   * The filter's entries as CSV lines (csv.ts), newest first, `size` entries per chunk, as
+   * UTF-8 bytes for the file.
+   */
+  *csvChunks(
+    filter: JournalFilter,
+    size: number,
+  ): Generator<{ bytes: Uint8Array; entries: number }> {
+    const csv = new RawCsvChunks();
+    const add = (row: readonly unknown[]) => csv.add(row);
+    for (const entries of this.pages.rawBatches(filter, size, CSV_SOURCE_COLUMNS, add)) {
+      yield { bytes: csv.take(), entries };
     }
   }
 

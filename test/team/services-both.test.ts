@@ -7,6 +7,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { contentText } from '../../main/files';
 import { formatMinor } from '../../main/gateway/amount';
 import { startSandbox, type Sandbox } from '../../main/sandbox';
 import { ServiceError } from '../../main/services/errors';
@@ -238,11 +239,10 @@ describe.each([
       expect(journal.rows).toMatchObject([{ amount: '3.00', status: 'approved', operator: 'ann' }]);
       // The export reads the same journal: a header, then one line per entry, newest first.
       const progress: { done: number; total: number }[] = [];
-      let exported = '';
-      for await (const chunk of desk.journal.csvChunks({ orderRef: orders[2] }, (p) =>
-        progress.push(p),
-      ))
-        exported += chunk;
+      // As the save handler writes it (chunks are text, or UTF-8 bytes on SQLite).
+      const exported = await contentText(() =>
+        desk.journal.csvChunks({ orderRef: orders[2] }, (p) => progress.push(p)),
+      );
       const lines = exported.trim().split('\r\n');
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain(orders[2]);

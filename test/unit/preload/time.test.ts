@@ -3,7 +3,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { isoWithOffset, localTimeWithOffset } from '../../../preload/time';
+import { isoWithOffset, isoWithOffsetByDay, localTimeWithOffset } from '../../../preload/time';
 
 let zone: string | undefined;
 beforeEach(() => {
@@ -31,5 +31,90 @@ describe('times with their offset', () => {
   it('leaves text that is not a time as it is', () => {
     expect(isoWithOffset('not a time')).toBe('not a time');
     expect(localTimeWithOffset(null)).toBe('');
+  });
+});
+
+// The export's shortcut (isoWithOffset twice per UTC day) must write exactly what isoWithOffset
+// writes, for every zone: whole-hour, half- and quarter-hour offsets, a 30-minute DST change
+// (Lord Howe), offsets with seconds from before standard time (Monrovia, Amsterdam).
+const ZONES: [zone: string, from: string][] = [
+  ['UTC', '2026-03-28T00:00:00.000Z'],
+  ['Europe/Berlin', '2026-03-28T00:00:00.000Z'],
+  ['Europe/Berlin', '2026-10-24T00:00:00.000Z'],
+  ['America/New_York', '2026-03-07T00:00:00.000Z'],
+  ['America/New_York', '2026-10-31T00:00:00.000Z'],
+  ['Asia/Kolkata', '2026-03-28T00:00:00.000Z'],
+  ['Asia/Kathmandu', '2026-03-28T00:00:00.000Z'],
+  ['America/St_Johns', '2026-03-07T00:00:00.000Z'],
+  ['Australia/Lord_Howe', '2026-04-04T00:00:00.000Z'],
+  ['Australia/Lord_Howe', '2026-10-03T00:00:00.000Z'],
+  ['Pacific/Chatham', '2026-04-04T00:00:00.000Z'],
+  ['Africa/Monrovia', '1972-01-05T00:00:00.000Z'],
+  ['Europe/Amsterdam', '1937-06-29T00:00:00.000Z'],
+];
+
+describe('times with their offset, a day at a time (the CSV export)', () => {
+  it.each(ZONES)(
+    'writes what isoWithOffset writes in %s from %s, through its changes',
+    (zone, from) => {
+      process.env.TZ = zone;
+      const byDay = isoWithOffsetByDay();
+      const start = Date.parse(from);
+      // Three days in uneven steps (every minute and second comes up), newest first as exported.
+      for (let t = start + 3 * 86_400_000; t >= start; t -= 431_357) {
+        const iso = new Date(t).toISOString();
+        expect(byDay(iso), iso).toBe(isoWithOffset(iso));
+      }
+    },
+  );
+
+  it('pins the text across a summer-time change in Berlin and a half-hour one on Lord Howe', () => {
+    process.env.TZ = 'Europe/Berlin';
+    let byDay = isoWithOffsetByDay();
+    expect(
+      [
+        '2026-03-29T00:59:59.999Z',
+        '2026-03-29T01:00:00.000Z',
+        '2026-10-25T00:30:00.000Z',
+        '2026-10-25T01:30:00.000Z',
+      ].map(byDay),
+    ).toEqual([
+      '2026-03-29T01:59:59.999+01:00',
+      '2026-03-29T03:00:00.000+02:00',
+      '2026-10-25T02:30:00.000+02:00',
+      '2026-10-25T02:30:00.000+01:00',
+    ]);
+    process.env.TZ = 'Australia/Lord_Howe';
+    byDay = isoWithOffsetByDay();
+    expect(
+      ['2026-04-04T14:59:59.999Z', '2026-04-04T15:00:00.000Z', '2026-04-04T15:45:00.000Z'].map(
+        byDay,
+      ),
+    ).toEqual([
+      '2026-04-05T01:59:59.999+11:00',
+      '2026-04-05T01:30:00.000+10:30',
+      '2026-04-05T02:15:00.000+10:30',
+    ]);
+  });
+
+  it('writes text in any other shape as isoWithOffset does', () => {
+    process.env.TZ = 'Asia/Kolkata';
+    const byDay = isoWithOffsetByDay();
+    for (const text of [
+      '2026-03-14T03:56:53.120Z',
+      '',
+      'not a time',
+      '2026-03-14T03:56:53Z',
+      '2026-03-14 03:56:53.120Z',
+      '2026-03-14T03:56:53.120z',
+      '2026-03-14T03:56:53.120+01:00',
+      '2026-03-14T24:00:00.000Z',
+      '2026-03-14T03:60:00.000Z',
+      '2026-02-30T03:56:53.120Z',
+      '2026-13-14T03:56:53.120Z',
+      '2026-03-14T03:56:53.120Z',
+    ]) {
+      expect(byDay(text), text).toBe(isoWithOffset(text));
+    }
   });
 });

@@ -70,6 +70,52 @@ describe('CSV export', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 
+  it('writes long lines and any characters the same, in a non-UTC zone across a summer-time change', async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'Europe/Berlin';
+    try {
+      // Notes longer than a chunk's first size, in characters of one to four UTF-8 bytes, in
+      // entries deep inside a chunk and at its start (1,000 entries per chunk, newest first).
+      const notes = ['é€😀x'.repeat(40_000), '=SUM(A1)', 'line\r\nbreak, "quoted"', '\ud800 alone'];
+      const setNote = db.prepare('UPDATE journal SET note = ? WHERE id = ?');
+      for (const [i, id] of [1_500, 1_497, 2_345, 345, 346].entries()) {
+        setNote.run(notes[i % notes.length], id);
+      }
+      journal.begin({
+        clientOrderId: 'pd-yen',
+        profileId: journal.get('pd-0')!.profileId,
+        operator: 'ann',
+        operation: 'RETURN',
+        targetOrderId: '7000',
+        amountMinor: 1n,
+        currency: 'JPY',
+        fields: {},
+      });
+      // Times on both sides of Berlin's change to summer time, stored as the journal stores them.
+      const update = db.prepare('UPDATE journal SET created_at = ?, final_at = ? WHERE id = ?');
+      const start = Date.parse('2026-03-28T20:00:00.000Z');
+      db.transaction(() => {
+        for (let id = 1; id <= ENTRIES + 1; id++) {
+          const at = new Date(start + id * 47_113).toISOString();
+          update.run(at, id % 3 ? at : null, id);
+        }
+      })();
+      const out = join(dir, 'long.csv');
+      await writeContent(out, () =>
+        new JournalService(new SqliteJournalPort(db, journal)).csvChunks({}),
+      );
+      const text = readFileSync(out, 'utf8');
+      expect(text).toBe(journalCsv(journal.iterate()));
+      expect(text).toContain('2026-03-29T01:59:');
+      expect(text).toContain('2026-03-29T03:00:');
+      expect(text).toContain(`,${'é€😀x'.repeat(40_000)},`);
+      expect(text).toContain(',1,JPY,');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('exports only what the filter matches, newest first', async () => {
     const out = join(dir, 'one.csv');
     await writeContent(out, () =>
