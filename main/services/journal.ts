@@ -4,9 +4,8 @@
 // SQLite the export takes the adapter's fast path (raw rows to CSV text, journal-pages.ts).
 
 import { formatMinor } from '../gateway/amount';
-import { CSV_HEADER, csvLines } from '../store/csv';
+import { CSV_HEADER } from '../store/csv';
 import type { JournalEntry, JournalFilter, JournalPort } from '../store/port';
-import { SqliteJournalPort } from '../store/sqlite-port';
 import { actionLabel } from '../../preload/journal-actions';
 import { ServiceError } from './errors';
 
@@ -100,8 +99,9 @@ export class JournalService {
    * The CSV of the filter's entries, newest first, in chunks of EXPORT_BATCH lines (UTF-8 bytes
    * from SQLite, text from another port), to be written to the file as they come: memory holds
    * a few chunks, not the whole file, and the event loop turns between chunks (one takes a few
-   * milliseconds), so the main process keeps answering the window through a million entries. Entries written after the export started
-   * are not in it. `onProgress` hears how many lines of about how many are done.
+   * milliseconds), so the main process keeps answering the window through a million entries.
+   * Each store makes its chunks (JournalPort.csvChunks). Entries written after the export
+   * started are not in it. `onProgress` hears how many lines of about how many are done.
    */
   async *csvChunks(
     filter: JournalFilter,
@@ -111,35 +111,11 @@ export class JournalService {
     let done = 0;
     onProgress?.({ done, total });
     yield CSV_HEADER;
-    for await (const chunk of this.chunks(filter)) {
+    for await (const chunk of this.journal.csvChunks(filter, EXPORT_BATCH)) {
       yield chunk.content;
       done += chunk.entries;
       onProgress?.({ done, total: Math.max(total, done) });
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-  }
-
-  /**
-   * CSV EXPORT_BATCH entries at a time: SQLite's raw rows as UTF-8 bytes, or any port's
-   * entries as text.
-   */
-  private async *chunks(
-    filter: JournalFilter,
-  ): AsyncGenerator<{ content: string | Uint8Array; entries: number }> {
-    if (this.journal instanceof SqliteJournalPort) {
-      for (const chunk of this.journal.journal.csvChunks(filter, EXPORT_BATCH)) {
-        yield { content: chunk.bytes, entries: chunk.entries };
-      }
-      return;
-    }
-    let batch: JournalEntry[] = [];
-    for await (const entry of this.journal.iterate(filter)) {
-      batch.push(entry);
-      if (batch.length >= EXPORT_BATCH) {
-        yield { content: csvLines(batch), entries: batch.length };
-        batch = [];
-      }
-    }
-    if (batch.length) yield { content: csvLines(batch), entries: batch.length };
   }
 }

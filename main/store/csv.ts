@@ -193,6 +193,27 @@ export function csvCell(value: string): string {
 /** The header line. */
 export const CSV_HEADER = COLUMNS.map(([name]) => name).join(',') + '\r\n';
 
+/** A chunk of the journal's CSV: text, or its UTF-8 bytes (SQLite's raw rows), and its entries. */
+export interface CsvChunk {
+  content: string | Uint8Array;
+  entries: number;
+}
+
+/** CSV lines `size` entries at a time from a store that hands over whole entries (PostgreSQL). */
+export async function* csvChunksOfEntries(
+  entries: AsyncIterable<JournalEntry>,
+  size: number,
+): AsyncGenerator<CsvChunk> {
+  let batch: JournalEntry[] = [];
+  for await (const entry of entries) {
+    batch.push(entry);
+    if (batch.length >= size) {
+      yield { content: csvLines(batch), entries: batch.length };
+      batch = [];
+    }
+  }
+  if (batch.length) yield { content: csvLines(batch), entries: batch.length };
+}
 /** One line per entry. */
 export function csvLines(entries: readonly JournalEntry[]): string {
   let text = '';

@@ -10,6 +10,7 @@
 // paydesk.journal_answers. A failure of the store itself is a StoreError (errors.ts) with a
 // code and a sentence for the person at the desk, on both.
 
+import type { CsvChunk } from './csv';
 import type {
   EntryResult,
   JournalAnswer as JournalStep,
@@ -140,4 +141,9 @@ export interface JournalPort {
   history(clientOrderId: string): Promise<JournalStep[]>;
   /** Every entry matching the filter, newest first, a page at a time. */
   iterate(filter?: JournalFilter): AsyncIterable<JournalEntry>;
+  /**
+   * The filter's entries as CSV lines (store/csv.ts, without the header), newest first, `size`
+   * entries a chunk: each store in the form it makes fastest (SQLite's raw rows as bytes).
+   */
+  csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk>;
 }

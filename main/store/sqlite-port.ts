@@ -3,6 +3,7 @@
 // transaction, so a second window or process on the same file sees the first entry as pending.
 
 import { requireWritable, type Db } from './database';
+import type { CsvChunk } from './csv';
 import { GroupCommit } from './group-commit';
 import { Journal, type EntryResult, type JournalEntry, type JournalFilter } from './journal';
 import {
@@ -114,5 +115,17 @@ export class SqliteJournalPort implements JournalPort {
   async *iterate(filter?: JournalFilter): AsyncGenerator<JournalEntry> {
     const all = await at(() => [...this.journal.iterate(filter)]);
     yield* all;
+  }
+
+  /**
+   * SQLite's raw rows straight into UTF-8 bytes (store/csv.ts RawCsvChunks): one short query
+   * per chunk, read to its end before the chunk is handed over, so no statement is left open
+   * while the caller awaits.
+   */
+  async *csvChunks(filter: JournalFilter, size: number): AsyncGenerator<CsvChunk> {
+    const chunks = await at(() => this.journal.csvChunks(filter, size));
+    for (const chunk of chunks) {
+      yield { content: chunk.bytes, entries: chunk.entries };
+    }
   }
 }

@@ -4,6 +4,7 @@
 // started while the database was away sends nothing it could not journal; the first call after
 // the database is back checks again and goes through, without a restart.
 
+import type { CsvChunk } from '../../store/csv';
 import type { StoreError } from '../../store/errors';
 import type {
   ClaimDecision,
@@ -116,6 +117,9 @@ export class TeamJournalPort implements JournalPort {
   async *iterate(filter?: JournalFilter): AsyncIterable<JournalEntry> {
     yield* (await this.journal()).iterate(filter);
   }
+  async *csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {
+    yield* (await this.journal()).csvChunks(filter, size);
+  }
   async history(clientOrderId: string): Promise<JournalStep[]> {
     return (await this.journal()).history(clientOrderId);
   }
@@ -173,6 +177,12 @@ export class UnopenedTeamPort implements JournalPort {
     return this.refused();
   }
   iterate(): AsyncIterable<JournalEntry> {
+    return this.refusedIteration();
+  }
+  csvChunks(): AsyncIterable<CsvChunk> {
+    return this.refusedIteration();
+  }
+  private refusedIteration<T>(): AsyncIterable<T> {
     const error = this.error;
     return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }) };
   }

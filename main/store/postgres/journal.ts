@@ -13,6 +13,7 @@
 
 import type pg from 'pg';
 
+import { csvChunksOfEntries, type CsvChunk } from '../csv';
 import { StoreError } from '../errors';
 import {
   JournalError,
@@ -537,6 +538,10 @@ export class PgJournal implements JournalPort {
       if (rows.length < PAGE) return;
       before = rows[rows.length - 1]?.id;
     }
+  }
+
+  csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {
+    return csvChunksOfEntries(this.iterate(filter), size);
   }
 }
 
