@@ -12,6 +12,7 @@ import { fileLogger } from '../../main/log';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices, type StartOptions } from '../../main/services/app';
 import { contentText } from '../../main/files';
+import { CARD_PAYOUT } from '../support/samples';
 
 const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
 let dataDir: string;
@@ -112,13 +113,7 @@ describe("the Sandbox profile's key, made while the first start does its other w
     await app.payouts.check({
       profileId: profile!.id,
       clientOrderId,
-      destination: { kind: 'card', cardNumber: '4444 5555 6666 1111' },
-      receiverFirstName: 'Anna',
-      receiverLastName: 'Berg',
-      amount: '25.10',
-      currency: 'EUR',
-      purpose: 'Refund of deposit',
-      description: 'Deposit back for booking 4411',
+      ...CARD_PAYOUT,
     });
     expect(await app.orders.settled(clientOrderId)).toMatchObject({ status: 'checked' });
   });

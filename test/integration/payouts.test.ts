@@ -7,6 +7,7 @@ import { TransportError } from '../../main/gateway/errors';
 import type { RequestOperation } from '../../main/gateway/operations';
 import { NO_RSA_KEY, type PayoutRequest } from '../../main/services/payouts';
 import { openDesk, type Desk } from '../support/desk';
+import { CARD_PAYOUT } from '../support/samples';
 
 const CARD = '4444555566661111';
 let desk: Desk;
@@ -23,13 +24,7 @@ function payout(patch: Partial<PayoutRequest> = {}): PayoutRequest {
   return {
     profileId: desk.profileId,
     clientOrderId: desk.path.openAction().clientOrderId,
-    destination: { kind: 'card', cardNumber: '4444 5555 6666 1111' },
-    receiverFirstName: 'Anna',
-    receiverLastName: 'Berg',
-    amount: '25.10',
-    currency: 'EUR',
-    purpose: 'Refund of deposit',
-    description: 'Deposit back for booking 4411',
+    ...CARD_PAYOUT,
     ...patch,
   };
 }

@@ -141,3 +141,14 @@ export const SAMPLE_FIELDS: Record<RequestOperation, Record<string, string>> = {
     'destination-card-ref-id': '7654322',
   },
 };
+
+/** A payout to a test card as the Payouts screen sends it (without profile and action id). */
+export const CARD_PAYOUT = {
+  destination: { kind: 'card', cardNumber: '4444 5555 6666 1111' },
+  receiverFirstName: 'Anna',
+  receiverLastName: 'Berg',
+  amount: '25.10',
+  currency: 'EUR',
+  purpose: 'Refund of deposit',
+  description: 'Deposit back for booking 4411',
+} as const;

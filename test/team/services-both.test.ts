@@ -18,6 +18,7 @@ import {
   type ServiceDesk,
   type ServiceStore,
 } from '../support/service-stores';
+import { CARD_PAYOUT } from '../support/samples';
 import { approvedOrder, SHOP, shopClient } from '../support/shop';
 
 const withPostgres = postgresForTests('the service tests on PostgreSQL');
@@ -165,12 +166,7 @@ describe.each([
       await desk.payouts.send({
         profileId: store.profileId,
         clientOrderId,
-        destination: { kind: 'card', cardNumber: '4444 5555 6666 1111' },
-        receiverFirstName: 'Anna',
-        receiverLastName: 'Berg',
-        amount: '25.10',
-        currency: 'EUR',
-        description: 'Deposit back for booking 4411',
+        ...CARD_PAYOUT,
       });
       const final = await desk.path.settled(clientOrderId);
       expect(final).toMatchObject({ state: 'final', status: 'approved', amountMinor: 2510n });
