@@ -77,6 +77,15 @@ export async function createTeamDatabase(cluster: PgCluster, database: string): 
   };
 }
 
+/** The error a call that must be refused threw (with its code, when it has one); fails if it went through. */
+export async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error('expected a refusal, but the call went through');
+}
 /** The SQLSTATE of a refused query, or 'no error' when it went through. */
 export async function refusal(query: Promise<unknown>): Promise<{ code: string; message: string }> {
   try {

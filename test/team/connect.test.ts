@@ -12,18 +12,9 @@ import {
 } from '../../main/store/postgres/connect';
 import { applyTeamSchema } from '../../main/store/postgres/schema';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
-import { createTeamDatabase, type TeamDb } from '../support/team';
+import { createTeamDatabase, type TeamDb, rejection } from '../support/team';
 
 const withPostgres = postgresForTests('the team journal connection tests');
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a refusal, but it opened');
-}
 
 describe('TLS for the team journal', () => {
   it('is required to any other computer, verified; not to this one', () => {

@@ -14,6 +14,7 @@ import { PgJournal } from '../../main/store/postgres/journal';
 import { orderLockHolder, withOrderLock } from '../../main/store/postgres/order-lock';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
+import { rejection } from '../support/team';
 
 const withPostgres = postgresForTests('the team database fault tests');
 
@@ -30,15 +31,6 @@ function refundOf(orderId: string): NewJournalEntry {
     currency: 'EUR',
     fields: { amount: '5.00' },
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a refusal, but the call went through');
 }
 
 const UNREACHABLE_SENTENCE =

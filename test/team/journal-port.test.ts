@@ -14,6 +14,7 @@ import {
 } from '../../main/store/port';
 import { OPERATOR, sqliteHarness, teamHarness, type PortHarness } from '../support/journal-ports';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
+import { rejection } from '../support/team';
 
 const withPostgres = postgresForTests('the journal port conformance tests on PostgreSQL');
 
@@ -37,15 +38,6 @@ const adapters: { name: string; open: () => Promise<PortHarness>; skip: boolean 
     },
   },
 ];
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a refusal, but the call went through');
-}
 
 describe.each(adapters)('journal port on $name', ({ open, skip }) => {
   let harness: PortHarness;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../main/services/errors';
 import { Journal } from '../../main/store/journal';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
-import { createTeamDatabase, refusal, type TeamDb } from '../support/team';
+import { createTeamDatabase, refusal, type TeamDb, rejection } from '../support/team';
 import { startDesk, type TestDesk } from './support/team-desk';
 
 const withPostgres = postgresForTests('the journal upload tests');
@@ -42,15 +42,6 @@ interface UploadedRow {
   final_at: Date | null;
   uploaded_at: Date | null;
   summary: Record<string, string>;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a refusal, but the call went through');
 }
 
 /** Writes a settled history on the desk's own journal: what a single desk leaves behind. */

@@ -14,6 +14,7 @@ import { orderLockHolder, withOrderLock } from '../../main/store/postgres/order-
 import type { PgJournal } from '../../main/store/postgres/journal';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
+import { rejection } from '../support/team';
 
 const withPostgres = postgresForTests('the team journal tests');
 
@@ -47,15 +48,6 @@ function claimRefund<T>(
       decided: decide(entries),
     }),
   );
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a refusal, but the call went through');
 }
 
 /** A desk process (fixtures/desk.ts) and the lines it has said so far. */

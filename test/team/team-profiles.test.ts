@@ -18,7 +18,7 @@ import {
   startCluster,
   type PgCluster,
 } from '../support/postgres';
-import { createTeamDatabase, type TeamDb } from '../support/team';
+import { createTeamDatabase, type TeamDb, rejection } from '../support/team';
 import { startDesk, type TestDesk } from './support/team-desk';
 
 const withPostgres = postgresForTests('the shared profiles tests');
@@ -32,15 +32,6 @@ const SHOP = {
   login: 'shop',
 };
 const CONTROL_KEY = 'CTRL-5F0E2A77-TEAM-SECRET-93B1';
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a refusal, but the call went through');
-}
 
 describe.skipIf(!withPostgres)('shared profiles (real PostgreSQL, whole desks)', () => {
   let cluster: PgCluster;

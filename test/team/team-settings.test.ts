@@ -23,19 +23,11 @@ import { contract } from '../../preload/contract';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import { selfSignedCertificate } from '../support/tls';
+import { rejection } from '../support/team';
 
 const withPostgres = postgresForTests('the team journal settings tests');
 
 const PROFILE = 'p-settings';
-
-async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error & { code?: string };
-  }
-  throw new Error('expected a refusal, but it went through');
-}
 
 describe('the team journal settings, before any database', () => {
   const base = {
