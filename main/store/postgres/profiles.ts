@@ -80,15 +80,7 @@ export class PgProfiles {
     const [row] = await this.query(
       `INSERT INTO paydesk.profiles (id, name, environment, base_url, endpoint_id, endpoint_kind, login)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-      [
-        id,
-        input.name,
-        input.environment,
-        input.baseUrl,
-        input.endpointId,
-        input.endpointKind ?? 'endpoint',
-        input.login,
-      ],
+      [id, ...profileValues(input)],
     );
     return row!;
   }
@@ -99,15 +91,7 @@ export class PgProfiles {
       `UPDATE paydesk.profiles SET name = $2, environment = $3, base_url = $4, endpoint_id = $5,
          endpoint_kind = $6, login = $7
        WHERE id = $1 RETURNING ${COLUMNS}`,
-      [
-        id,
-        input.name,
-        input.environment,
-        input.baseUrl,
-        input.endpointId,
-        input.endpointKind ?? 'endpoint',
-        input.login,
-      ],
+      [id, ...profileValues(input)],
     );
     return row;
   }
@@ -125,4 +109,16 @@ export class PgProfiles {
   async remove(id: string): Promise<void> {
     await this.query(`DELETE FROM paydesk.profiles WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
   }
+}
+
+/** A profile's columns after its id, in the order INSERT and UPDATE name them ($2..$7). */
+function profileValues(input: ProfileInput): string[] {
+  return [
+    input.name,
+    input.environment,
+    input.baseUrl,
+    input.endpointId,
+    input.endpointKind ?? 'endpoint',
+    input.login,
+  ];
 }
