@@ -1,20 +1,28 @@
 // How far each commit goes before the app moves on. The database runs in WAL mode with
-// `synchronous = FULL`: every commit waits for an fsync of the WAL, on the main thread, and
-// the refund path made several of them per refund. Only one of them needs that wait:
+// `synchronous = FULL`: every commit waits for an fsync of the WAL, on the main thread.
 //
-// - The write-ahead entry (the journal entry of a request about to leave) keeps it: its commit
-//   returns once the entry is on disk, and the request leaves right after. Whoever sees the
-//   entry (another window, another process, a test watching the file) may rely on it being
-//   durable already.
+// - The write-ahead entry (the journal entry of a request about to leave) must be on disk
+//   before its request leaves. Its group (group-commit.ts) commits without SQLite's own fsync
+//   and then waits for `WalSync`: an fsync of the WAL file on libuv's thread pool, so other
+//   refunds' answers, follow-ups and screens go on while the disk works. SQLite writes a
+//   commit's frames to the WAL with write() and, under FULL, fsyncs the WAL file right after;
+//   WalSync does that same fsync, started after the commit, and the entry's promise resolves
+//   only when it has finished: the request still leaves after its entry is durable. (SQLite
+//   itself still syncs the WAL before a checkpoint and its header when the WAL is reused, under
+//   NORMAL as under FULL.) Meanwhile the entry is visible to other connections before it is
+//   durable; a power cut takes both it and anything they did with it, and no request of it
+//   has left.
 // - A record of an answer (acknowledged, final, refused, unknown) and the recent-orders list
 //   commit without the fsync (`synchronous = NORMAL`: appended to the WAL, safe from a process
 //   crash). A power cut may lose the last few, which leaves their entries as they were before
 //   the answer (sending or acknowledged): in flight, counted as pending, and asked about by
 //   `status` at the next start, as any entry whose answer was lost. The WAL is written in
-//   order, so the next fsync'd commit (the next write-ahead entry) makes them durable too.
+//   order, so the next fsync of the WAL (the next write-ahead entry's) makes them durable too.
 //
-// Everything else (write-ahead entries, settlements by hand, profiles, keys, batches) keeps the
-// fsync of every commit.
+// Everything else (write-ahead entries of actions not on an order, settlements by hand,
+// profiles, keys, batches) keeps SQLite's fsync of every commit.
+
+import { open } from 'node:fs/promises';
 
 import type Database from 'better-sqlite3';
 
@@ -27,11 +35,72 @@ type Db = Database.Database;
  */
 export function withoutFsync<T>(db: Db, write: () => T): T {
   if (db.inTransaction || db.memory || db.readonly) return write();
-  // db.pragma each time: SQLite applies this pragma when it compiles it, not when it runs.
-  db.pragma('synchronous = NORMAL');
+  // Compiled each time (SQLite applies this pragma when it compiles it, not when it runs), by
+  // exec: db.pragma() builds a statement object and reads its rows, ten times the cost.
+  db.exec('PRAGMA synchronous = NORMAL');
   try {
     return write();
   } finally {
-    db.pragma('synchronous = FULL');
+    db.exec('PRAGMA synchronous = FULL');
+  }
+}
+
+/** fsync of a file's data (and its size), by path; what WalSync does on the thread pool. */
+export async function syncFile(path: string): Promise<void> {
+  // 'r+': Windows flushes only a handle opened for writing. Nothing is written through it.
+  const handle = await open(path, 'r+');
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The fsync of one database's WAL file, off the main thread and shared: a call resolves once an
+ * fsync that started after the call has finished, so everything committed before the call is
+ * on disk. Calls made while an fsync runs share the next one, which starts when it ends.
+ */
+export class WalSync {
+  private running: Promise<void> | undefined;
+  private waiting: Promise<void> | undefined;
+
+  constructor(
+    readonly walPath: string,
+    private readonly sync: (path: string) => Promise<void> = syncFile,
+  ) {}
+
+  /** The WalSync of a database's connection; undefined where there is no WAL to sync. */
+  static of(db: Db, sync?: (path: string) => Promise<void>): WalSync | undefined {
+    if (db.memory || db.readonly) return undefined;
+    if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal')
+      return undefined;
+    return new WalSync(`${db.name}-wal`, sync);
+  }
+
+  /** Resolves once what this process committed before the call is on disk. */
+  flush(): Promise<void> {
+    // The fsync running now may have started before the caller's commit: wait for the next.
+    if (this.waiting) return this.waiting;
+    if (!this.running) return this.start();
+    const waiting = this.running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        this.waiting = undefined;
+        return this.start();
+      });
+    this.waiting = waiting;
+    return waiting;
+  }
+
+  private start(): Promise<void> {
+    const running: Promise<void> = this.sync(this.walPath).finally(() => {
+      if (this.running === running) this.running = undefined;
+    });
+    this.running = running;
+    return running;
   }
 }

@@ -398,31 +398,36 @@ export class Journal {
   }
 
   private transact(clientOrderId: string, rule: Rule): JournalEntry {
-    return this.db
-      .transaction(() => {
-        const current = this.require(clientOrderId);
-        const decided = rule.decide(current);
-        if (decided === 'same') return current;
-        if (decided === 'illegal') throw illegalMove(clientOrderId, current, rule.to);
-        // The clock is the store's: an entry that ends (final or refused) ends now.
-        const set =
-          decided.state === 'final' || decided.state === 'refused'
-            ? { ...decided, final_at: this.now().toISOString() }
-            : decided;
-        // COALESCE keeps an orderid learned earlier when a later answer does not repeat it.
-        const columns = Object.keys(set).map((c) =>
-          c === 'orderid' ? 'orderid = COALESCE(@orderid, orderid)' : `${c} = @${c}`,
-        );
-        // Leaving 'sending' ends the lease: nobody is sending it any more.
-        const lease =
-          set.state && set.state !== 'sending' ? ', lease_owner = NULL, lease_until = NULL' : '';
-        const updatedAt = this.now().toISOString();
-        this.statement(
-          `UPDATE journal SET ${columns.join(', ')}${lease}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
-        ).run({ ...set, updated_at: updatedAt, client_orderid: clientOrderId });
-        return applied(current, set, updatedAt) ?? this.require(clientOrderId);
-      })
-      .immediate();
+    this.transactions ??= this.db.transaction((id: string, r: Rule) => this.move(id, r));
+    return this.transactions.immediate(clientOrderId, rule);
+  }
+
+  /** Made once: better-sqlite3 builds four wrapped functions for every db.transaction(). */
+  private transactions: Database.Transaction<(id: string, rule: Rule) => JournalEntry> | undefined;
+
+  /** One move of an entry, inside its IMMEDIATE transaction (transact). */
+  private move(clientOrderId: string, rule: Rule): JournalEntry {
+    const current = this.require(clientOrderId);
+    const decided = rule.decide(current);
+    if (decided === 'same') return current;
+    if (decided === 'illegal') throw illegalMove(clientOrderId, current, rule.to);
+    // The clock is the store's: an entry that ends (final or refused) ends now.
+    const set =
+      decided.state === 'final' || decided.state === 'refused'
+        ? { ...decided, final_at: this.now().toISOString() }
+        : decided;
+    // COALESCE keeps an orderid learned earlier when a later answer does not repeat it.
+    const columns = Object.keys(set).map((c) =>
+      c === 'orderid' ? 'orderid = COALESCE(@orderid, orderid)' : `${c} = @${c}`,
+    );
+    // Leaving 'sending' ends the lease: nobody is sending it any more.
+    const lease =
+      set.state && set.state !== 'sending' ? ', lease_owner = NULL, lease_until = NULL' : '';
+    const updatedAt = this.now().toISOString();
+    this.statement(
+      `UPDATE journal SET ${columns.join(', ')}${lease}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
+    ).run({ ...set, updated_at: updatedAt, client_orderid: clientOrderId });
+    return applied(current, set, updatedAt) ?? this.require(clientOrderId);
   }
 
   /** Every state the entry went through, oldest first (written by a trigger, migration 5). */

@@ -4,7 +4,8 @@
 
 import { requireWritable, type Db } from './database';
 import type { CsvChunk } from './csv';
-import { GroupCommit } from './group-commit';
+import { WalSync } from './durability';
+import { GroupCommit, NotDurableError } from './group-commit';
 import { Journal, type EntryResult, type JournalEntry, type JournalFilter } from './journal';
 import {
   checkClaimedEntry,
@@ -29,11 +30,14 @@ export class SqliteJournalPort implements JournalPort {
   /** Answers recorded at the same moment share one transaction, committed without an fsync. */
   private readonly answers: GroupCommit;
 
+  /** `syncWal`: how the WAL file is synced to disk (durability.ts syncFile); tests hold it. */
   constructor(
     private readonly db: Db,
     readonly journal: Journal = new Journal(db),
+    options: { syncWal?: (path: string) => Promise<void> } = {},
   ) {
-    this.claims = new GroupCommit(db);
+    const walSync = WalSync.of(db, options.syncWal);
+    this.claims = new GroupCommit(db, { durable: true, ...(walSync ? { walSync } : {}) });
     this.answers = new GroupCommit(db, { durable: false });
   }
 
@@ -45,14 +49,28 @@ export class SqliteJournalPort implements JournalPort {
    * Claims decided at the same moment share one IMMEDIATE transaction and one fsync
    * (group-commit.ts); each resolves once its entry is on disk.
    */
-  claim<T>(claim: OrderClaim, decide: ClaimDecision<T>): Promise<ClaimResult<T>> {
-    return this.claims.run((): ClaimResult<T> => {
-      const claimed = this.journal.get(claim.clientOrderId);
-      if (claimed) return { claimed };
-      const { entry, decided } = decide(this.journal.forTarget(claim.orderId));
-      checkClaimedEntry(claim, entry);
-      return { entry: this.journal.begin(entry), decided };
-    });
+  async claim<T>(claim: OrderClaim, decide: ClaimDecision<T>): Promise<ClaimResult<T>> {
+    try {
+      return await this.claims.run((): ClaimResult<T> => {
+        const claimed = this.journal.get(claim.clientOrderId);
+        if (claimed) return { claimed };
+        const { entry, decided } = decide(this.journal.forTarget(claim.orderId));
+        checkClaimedEntry(claim, entry);
+        return { entry: this.journal.begin(entry), decided };
+      });
+    } catch (error) {
+      // Written but not known to be on disk: its request will not leave, so the entry says
+      // so (refused, not sent) rather than stay in flight as if it might have. Should that
+      // write fail too, the entry stays in flight, asked about by `status` at the next start.
+      if (error instanceof NotDurableError) {
+        const committed = error.committed as ClaimResult<T>;
+        if ('entry' in committed && committed.entry) {
+          const problem = { code: 'NOT_SENT', message: error.message };
+          await this.refuse(committed.entry.clientOrderId, problem).catch(() => undefined);
+        }
+      }
+      throw error;
+    }
   }
 
   begin(entry: Parameters<Journal['begin']>[0]): Promise<JournalEntry> {
