@@ -369,8 +369,8 @@ async function startEmbeddedSandbox(
 /**
  * A desk on the team journal lists the team's shared profiles. With the database reachable the
  * shared copy is read before the first screen; away, the desk joins anyway and works from its
- * last copy, refreshed when the database answers (TeamProfiles.refreshIfStale). The groups are
- * those of this start: a desk started while the database was away learns them on its next start.
+ * last copy, refreshed when the database answers (TeamProfiles.refreshIfStale), and with it the
+ * login's groups: a desk started while the database was away learns them then.
  */
 async function joinTeamProfiles(
   teamProfiles: TeamProfiles,
@@ -386,6 +386,7 @@ async function joinTeamProfiles(
     roles: session.groups,
     desk: team.desk,
     where: team.where,
+    whoAmI: () => opened.session.get(),
   };
   const joined = teamProfiles.join(link).catch((error: unknown) => {
     log.log(

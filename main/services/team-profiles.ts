@@ -26,9 +26,16 @@ import type { Db } from '../store/database';
 export interface TeamLink {
   pool: pg.Pool;
   login: string;
+  /** The login's Paydesk groups when the desk joined; `whoAmI` brings them up to date. */
   roles: string[];
   desk: string;
   where: string;
+  /**
+   * Who the login is now, as the database says (the session's own check): read at every
+   * refresh, so a desk that started while the database was away, or whose person was moved to
+   * another group, learns its groups without a restart.
+   */
+  whoAmI?: () => Promise<{ reachable: boolean; login: string; groups: string[] }>;
 }
 
 export type TeamKeyState = 'same' | 'differs' | 'missing-here' | 'team-has-none' | 'none';
@@ -98,8 +105,11 @@ export class TeamProfiles {
 
   /** Reads the team's profiles into the mirror; a local profile with the same gateway identity lends its secrets. */
   async refresh(): Promise<MirrorReport> {
-    const store = this.requireLink().store;
-    const report = this.mirror.replace(await store.list());
+    const link = this.requireLink();
+    const report = this.mirror.replace(await link.store.list());
+    const me = await link.team.whoAmI?.().catch(() => undefined);
+    if (me?.reachable && this.link === link)
+      this.link = { ...link, team: { ...link.team, login: me.login, roles: me.groups } };
     this.refreshedAt = this.now();
     for (const id of report.removed) {
       this.forget(id);

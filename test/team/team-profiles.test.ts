@@ -222,6 +222,23 @@ describe.skipIf(!withPostgres)('shared profiles (real PostgreSQL, whole desks)',
     expect(stdout).not.toMatch(/PRIVATE KEY/);
   });
 
+  it("a running desk learns its person's new group at the next refresh, without a restart", async () => {
+    const canEdit = async () =>
+      (await samDesk.app.profiles.list()).find((p) => p.id === sharedId)?.team?.canEdit;
+    expect(await canEdit()).toBe(false);
+    await owner.query('GRANT paydesk_admin TO sam');
+    try {
+      // Still the groups of the last refresh until the desk reads the team's profiles again.
+      expect(await canEdit()).toBe(false);
+      await samDesk.app.team.profiles.refresh();
+      expect(await canEdit()).toBe(true);
+    } finally {
+      await owner.query('REVOKE paydesk_admin FROM sam');
+    }
+    await samDesk.app.team.profiles.refresh();
+    expect(await canEdit()).toBe(false);
+  });
+
   it('with the database away, a desk says so on refresh and keeps working from its last copy', async () => {
     await cluster.halt();
     try {

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { silentLogger } from '../../main/log';
 import { MemorySecretStore } from '../../main/secrets';
+import { PaydeskServices } from '../../main/services/app';
 import { openJournalAtStart } from '../../main/services/team/journal-at-start';
 import { readTeamSettings, TEAM_SECRET_ID } from '../../main/services/team/settings';
 import { TeamSettingsService } from '../../main/services/team/team-settings';
@@ -259,6 +260,37 @@ describe.skipIf(!withPostgres)('the team journal from Settings to start (real Po
     );
     // Reading is allowed: the refund ann's desk wrote ahead is there, still in flight.
     expect((await atStart.port.inFlight()).map((e) => e.operator)).toEqual(['ann']);
+  });
+
+  it('a desk started while the database was away learns its groups once it is back, without a restart', async () => {
+    await service().use({ ...settingsOf('ann'), password: passwordOf('ann') });
+    const asOwner = async (sql: string) => {
+      const owner = await team.team.owner();
+      await owner.query(sql);
+      await owner.end();
+    };
+    // Ann is made an admin: what her desk may do with the team's shared profile shows it.
+    await asOwner('GRANT paydesk_admin TO ann');
+    await cluster.halt();
+    let app: PaydeskServices | undefined;
+    try {
+      app = await PaydeskServices.start({
+        dataDir,
+        secrets,
+        operator: 'os-user',
+        sandboxDelayMs: 50,
+        team: { connectTimeoutMs: 2_000 },
+      });
+      expect(app.report.journal).toMatchObject({ kind: 'team', reachable: false });
+      await cluster.resume();
+      await app.team.profiles.refresh();
+      const shared = (await app.profiles.list()).find((p) => p.id === PROFILE);
+      expect(shared?.team).toMatchObject({ canEdit: true });
+    } finally {
+      await cluster.resume();
+      await asOwner('REVOKE paydesk_admin FROM ann');
+      await app?.close();
+    }
   });
 
   it('the password gone from the keychain: the desk opens on neither journal and says what to do', async () => {

@@ -24,14 +24,20 @@ export async function teamLinkOf(
 ): Promise<TeamLink & { close(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: team.urlOf(person), max: 4 });
   pool.on('error', () => undefined);
-  const { rows } = await pool.query<{ login: string; roles: string[] }>(
-    'SELECT login, roles FROM paydesk.me',
-  );
+  // What the app's session asks the database (journal-at-start.ts): who the login is now.
+  const me = async () =>
+    (await pool.query<{ login: string; roles: string[] }>('SELECT login, roles FROM paydesk.me'))
+      .rows[0]!;
+  const { login, roles } = await me();
   const url = new URL(team.urlOf(person));
   return {
     pool,
-    login: rows[0]!.login,
-    roles: rows[0]!.roles,
+    login,
+    roles,
+    whoAmI: async () => {
+      const now = await me();
+      return { reachable: true, login: now.login, groups: now.roles };
+    },
     desk,
     where: `PostgreSQL at ${url.hostname}:${url.port}`,
     close: () => pool.end(),
