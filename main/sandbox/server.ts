@@ -86,6 +86,11 @@ export interface Sandbox {
   /** Runs the work that is due now and waits for the callbacks it sends. */
   runDueWork(): Promise<void>;
   orders(endpointId?: string): SandboxOrder[];
+  /**
+   * Read-only: how many requests of an operation have arrived whole, before any latency, fault
+   * or dropped answer: proof that a request left its sender (tests that kill a sender).
+   */
+  received(operation: OperationDef['name']): number;
   /** Read-only: the card references and subscriptions an endpoint has. */
   cardRefs(endpointId: string): { id: string; sourceOrderId?: string }[];
   subscriptions(
@@ -158,6 +163,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const misbehaviour = new MisbehaviourSwitch();
   misbehaviour.set(options.misbehaviour ?? {});
   const visibility = new VisibilityDelay();
+  const received = new Map<string, number>();
 
   const byPath = new Map<string, OperationDef>(
     [...OPERATIONS.values()].map((def) => [def.path, def]),
@@ -242,6 +248,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     try {
       // The body is read before any refusal, so the connection stays usable for the next request.
       const body = await readBody(req);
+      received.set(def.name, (received.get(def.name) ?? 0) + 1);
       settleOrders();
       const latency = misbehaviour.latencyFor(def.name);
       if (latency > 0) await sleep(latency);
@@ -408,6 +415,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     replaceMerchant: (merchant) => registry.replace(merchant),
     merchants: () => registry.all(),
     misbehave: (next) => misbehaviour.set(next),
+    received: (operation) => received.get(operation) ?? 0,
     runDueWork,
     cardRefs: (endpointId) =>
       store.listCardRefs(endpointId).map((r) => ({

@@ -87,6 +87,10 @@ it('reconciles a refund whose process died before the answer, without sending it
     row = journalRow(file, clientOrderId);
   }
   expect(row, output).toEqual({ state: 'sending' }); // written before the request left
+  // Killed once the gateway has the request (it holds its answer 4 s).
+  for (let i = 0; i < 300 && sandbox.received('RETURN') === 0; i++)
+    await new Promise((r) => setTimeout(r, 50));
+  expect(sandbox.received('RETURN'), output).toBe(1);
   child.kill('SIGKILL');
   await exited;
   expect(output).not.toContain('answered');

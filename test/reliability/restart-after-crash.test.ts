@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 
+import type { Sandbox } from '../../main/sandbox';
 import { approvedOrder, shopClient } from '../support/shop';
 import { ServiceError } from '../../main/services/errors';
 import {
@@ -40,13 +41,15 @@ function journalState(file: string, clientOrderId: string): string | undefined {
   }
 }
 
-/** Starts a refund in a child process and kills it once the request has left. */
+/** Starts a refund in a child process and kills it once the gateway has its request. */
 async function refundThenDie(
+  sandbox: Sandbox,
   file: string,
   profileId: string,
   orderId: string,
   clientOrderId: string,
 ): Promise<void> {
+  const returnsBefore = sandbox.received('RETURN');
   const child = spawn(
     process.execPath,
     [
@@ -73,8 +76,8 @@ async function refundThenDie(
     15_000,
     `the journal entry (${output})`,
   );
-  // Written before the request leaves; on loopback it has left a few milliseconds later.
-  await new Promise((r) => setTimeout(r, 150));
+  // Written before the request leaves; killed once the gateway has it (it holds its answer).
+  await until(() => sandbox.received('RETURN') > returnsBefore, 15_000, `the request (${output})`);
   child.kill('SIGKILL');
   await exited;
   expect(output).not.toContain('answered');
@@ -90,7 +93,7 @@ it('a restart right after a crash keeps the refund unsettled until the gateway s
       // The gateway holds every refund 600 ms before recording it, then hides it 1.5 s more.
       sandbox.misbehave(unforgiving(1_500, { latencyMs: 600, operations: ['RETURN'] }));
       const clientOrderId = `pd-crash-${round}-${Date.now().toString(36)}`;
-      await refundThenDie(desk.file, desk.profileId, saleId, clientOrderId);
+      await refundThenDie(sandbox, desk.file, desk.profileId, saleId, clientOrderId);
 
       // The next start, at once.
       const paydesk = await desk.start({ quarantineMs: 10_000 });

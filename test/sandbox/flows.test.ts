@@ -430,6 +430,20 @@ describe('misbehaviour switches', () => {
     expect(again.orderId).toBe(status.orderId);
   });
 
+  it('counts every request that arrived, answered or not', async () => {
+    const sales = h.sandbox.received('SALE');
+    const statuses = h.sandbox.received('STATUS');
+    h.sandbox.misbehave({ dropAnswerShare: 1, operations: ['SALE'] });
+    const fields = saleFields('123');
+    await expect(h.call('SALE', fields)).rejects.toThrow(TransportError);
+    h.sandbox.misbehave({ serverErrorShare: 1, operations: ['SALE'] });
+    await expect(h.call('SALE', saleFields('123'))).rejects.toThrow(ServerError);
+    h.sandbox.misbehave({});
+    await h.client.status({ client_orderid: fields.client_orderid });
+    expect(h.sandbox.received('SALE')).toBe(sales + 2);
+    expect(h.sandbox.received('STATUS')).toBe(statuses + 1);
+  });
+
   it('adds latency without changing the answer', async () => {
     h.sandbox.misbehave({ latencyMs: 30 });
     expect((await h.call('SALE', saleFields('123'))).type).toBe('async-response');
