@@ -100,22 +100,28 @@ export class JournalService {
    * from SQLite, text from another port), to be written to the file as they come: memory holds
    * a few chunks, not the whole file, and the event loop turns between chunks (one takes a few
    * milliseconds), so the main process keeps answering the window through a million entries.
-   * Each store makes its chunks (JournalPort.csvChunks). Entries written after the export
-   * started are not in it. `onProgress` hears how many lines of about how many are done.
+   * Each store makes its chunks (JournalPort.csvChunks) from one view of the journal: entries
+   * written or changed after the export started are not in it. `onProgress` hears how many
+   * lines of how many are done, from when the store has counted them (SQLite may count beside
+   * the first lines), and last the whole count.
    */
   async *csvChunks(
     filter: JournalFilter,
     onProgress?: (progress: ExportProgress) => void,
   ): AsyncGenerator<string | Uint8Array> {
-    const total = (await this.journal.search(filter, 0, 1)).total;
     let done = 0;
-    onProgress?.({ done, total });
+    let total: number | undefined;
     yield CSV_HEADER;
     for await (const chunk of this.journal.csvChunks(filter, EXPORT_BATCH)) {
-      yield chunk.content;
-      done += chunk.entries;
-      onProgress?.({ done, total: Math.max(total, done) });
+      const counted = total === undefined && chunk.total !== undefined;
+      total ??= chunk.total;
+      if (chunk.entries > 0 || chunk.content.length > 0) {
+        yield chunk.content;
+        done += chunk.entries;
+      } else if (!counted) continue;
+      if (total !== undefined) onProgress?.({ done, total: Math.max(total, done) });
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    if (total === undefined) onProgress?.({ done, total: done });
   }
 }

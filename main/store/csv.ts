@@ -193,17 +193,28 @@ export function csvCell(value: string): string {
 /** The header line. */
 export const CSV_HEADER = COLUMNS.map(([name]) => name).join(',') + '\r\n';
 
-/** A chunk of the journal's CSV: text, or its UTF-8 bytes (SQLite's raw rows), and its entries. */
+/**
+ * A chunk of the journal's CSV: text, or its UTF-8 bytes (SQLite's raw rows), and its entries.
+ * A store says how many entries the whole export holds (`total`, counted in the export's own
+ * view of the journal) on a chunk once it knows, possibly on an empty one, possibly only after
+ * the first lines (SQLite counts on another thread beside the export).
+ */
 export interface CsvChunk {
   content: string | Uint8Array;
   entries: number;
+  total?: number;
 }
 
-/** CSV lines `size` entries at a time from a store that hands over whole entries (PostgreSQL). */
+/**
+ * CSV lines `size` entries at a time from a store that hands over whole entries (PostgreSQL),
+ * after the total that `count` gives.
+ */
 export async function* csvChunksOfEntries(
   entries: AsyncIterable<JournalEntry>,
   size: number,
+  count: () => Promise<number>,
 ): AsyncGenerator<CsvChunk> {
+  yield { content: '', entries: 0, total: await count() };
   let batch: JournalEntry[] = [];
   for await (const entry of entries) {
     batch.push(entry);

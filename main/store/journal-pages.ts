@@ -244,6 +244,12 @@ export class JournalPages {
     return anchors;
   }
 
+  /** How many entries match the filter (the export's total; not kept, an export counts once). */
+  count(filter: JournalFilterShape): number {
+    const w = whereClause(filter);
+    return Number(this.statement(`SELECT COUNT(*) FROM journal ${w.where}`).pluck().get(w.params));
+  }
+
   /** Runs `read` in one read transaction: the total and the rows come from the same state. */
   private readSnapshot<T>(read: () => T): T {
     if (this.db.inTransaction) return read();

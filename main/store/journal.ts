@@ -14,7 +14,6 @@
 import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
-import { CSV_SOURCE_COLUMNS, RawCsvChunks } from './csv';
 import { withoutFsync } from './durability';
 import { JournalPages } from './journal-pages';
 import {
@@ -503,21 +502,6 @@ export class Journal {
    */
   *iterateBatches(filter: JournalFilter = {}, batchSize = 1000): Generator<JournalEntry[]> {
     for (const rows of this.pages.batches(filter, batchSize)) yield (rows as Row[]).map(toEntry);
-  }
-
-  /**
-   * The filter's entries as CSV lines (csv.ts), newest first, `size` entries per chunk, as
-   * UTF-8 bytes for the file.
-   */
-  *csvChunks(
-    filter: JournalFilter,
-    size: number,
-  ): Generator<{ bytes: Uint8Array; entries: number }> {
-    const csv = new RawCsvChunks();
-    const add = (row: readonly unknown[]) => csv.add(row);
-    for (const entries of this.pages.rawBatches(filter, size, CSV_SOURCE_COLUMNS, add)) {
-      yield { bytes: csv.take(), entries };
-    }
   }
 
   /** Every entry matching the filter, newest first. */

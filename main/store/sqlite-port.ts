@@ -6,6 +6,7 @@ import { requireWritable, type Db } from './database';
 import type { CsvChunk } from './csv';
 import { WalSync } from './durability';
 import { GroupCommit, NotDurableError } from './group-commit';
+import { snapshotCsvChunks, type ExportThreading } from './journal-export';
 import { Journal, type EntryResult, type JournalEntry, type JournalFilter } from './journal';
 import {
   checkClaimedEntry,
@@ -29,16 +30,22 @@ export class SqliteJournalPort implements JournalPort {
   private readonly claims: GroupCommit;
   /** Answers recorded at the same moment share one transaction, committed without an fsync. */
   private readonly answers: GroupCommit;
+  private readonly exportThreading: ExportThreading;
 
   /** `syncWal`: how the WAL file is synced to disk (durability.ts syncFile); tests hold it. */
   constructor(
     private readonly db: Db,
     readonly journal: Journal = new Journal(db),
-    options: { syncWal?: (path: string) => Promise<void> } = {},
+    options: {
+      syncWal?: (path: string) => Promise<void>;
+      /** How a large export shares its work between threads (tests set it). */
+      exportThreading?: ExportThreading;
+    } = {},
   ) {
     const walSync = WalSync.of(db, options.syncWal);
     this.claims = new GroupCommit(db, { durable: true, ...(walSync ? { walSync } : {}) });
     this.answers = new GroupCommit(db, { durable: false });
+    this.exportThreading = options.exportThreading ?? {};
   }
 
   requireWritable(action: string): Promise<void> {
@@ -136,14 +143,10 @@ export class SqliteJournalPort implements JournalPort {
   }
 
   /**
-   * SQLite's raw rows straight into UTF-8 bytes (store/csv.ts RawCsvChunks): one short query
-   * per chunk, read to its end before the chunk is handed over, so no statement is left open
-   * while the caller awaits.
+   * One snapshot of the journal as UTF-8 CSV chunks, on the export's own read-only connection
+   * and, for a large journal, a worker thread beside the main thread (journal-export.ts).
    */
-  async *csvChunks(filter: JournalFilter, size: number): AsyncGenerator<CsvChunk> {
-    const chunks = await at(() => this.journal.csvChunks(filter, size));
-    for (const chunk of chunks) {
-      yield { content: chunk.bytes, entries: chunk.entries };
-    }
+  csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {
+    return snapshotCsvChunks(this.db, filter, size, this.exportThreading);
   }
 }

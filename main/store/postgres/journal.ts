@@ -541,7 +541,8 @@ export class PgJournal implements JournalPort {
   }
 
   csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {
-    return csvChunksOfEntries(this.iterate(filter), size);
+    const count = async () => (await this.search(filter, 0, 1)).total;
+    return csvChunksOfEntries(this.iterate(filter), size, count);
   }
 }
 
