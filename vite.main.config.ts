@@ -35,8 +35,6 @@ export default defineConfig({
       input: {
         index: path.join(import.meta.dirname, 'main/boot.ts'),
         headless: path.join(import.meta.dirname, 'main/headless.ts'),
-        // The CSV export's worker thread (main/store/journal-export.ts finds it beside index.cjs).
-        'export-worker': path.join(import.meta.dirname, 'main/store/export-worker.ts'),
       },
       output: {
         format: 'cjs',

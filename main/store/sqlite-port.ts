@@ -6,7 +6,7 @@ import { requireWritable, type Db } from './database';
 import type { CsvChunk } from './csv';
 import { WalSync } from './durability';
 import { GroupCommit, NotDurableError } from './group-commit';
-import { snapshotCsvChunks, type ExportThreading } from './journal-export';
+import { snapshotCsvChunks } from './journal-export';
 import { Journal, type EntryResult, type JournalEntry, type JournalFilter } from './journal';
 import {
   checkClaimedEntry,
@@ -30,22 +30,16 @@ export class SqliteJournalPort implements JournalPort {
   private readonly claims: GroupCommit;
   /** Answers recorded at the same moment share one transaction, committed without an fsync. */
   private readonly answers: GroupCommit;
-  private readonly exportThreading: ExportThreading;
 
   /** `syncWal`: how the WAL file is synced to disk (durability.ts syncFile); tests hold it. */
   constructor(
     private readonly db: Db,
     readonly journal: Journal = new Journal(db),
-    options: {
-      syncWal?: (path: string) => Promise<void>;
-      /** How a large export shares its work between threads (tests set it). */
-      exportThreading?: ExportThreading;
-    } = {},
+    options: { syncWal?: (path: string) => Promise<void> } = {},
   ) {
     const walSync = WalSync.of(db, options.syncWal);
     this.claims = new GroupCommit(db, { durable: true, ...(walSync ? { walSync } : {}) });
     this.answers = new GroupCommit(db, { durable: false });
-    this.exportThreading = options.exportThreading ?? {};
   }
 
   requireWritable(action: string): Promise<void> {
@@ -142,11 +136,8 @@ export class SqliteJournalPort implements JournalPort {
     yield* all;
   }
 
-  /**
-   * One snapshot of the journal as UTF-8 CSV chunks, on the export's own read-only connection
-   * and, for a large journal, a worker thread beside the main thread (journal-export.ts).
-   */
+  /** One snapshot of the journal as UTF-8 CSV chunks, on the export's own connection. */
   csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {
-    return snapshotCsvChunks(this.db, filter, size, this.exportThreading);
+    return snapshotCsvChunks(this.db, filter, size);
   }
 }
