@@ -59,6 +59,23 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   }
 }
 
+/**
+ * Another, read-only connection to a database already open (a CSV export reads its snapshot on
+ * one): no migration, no write; every failure a StoreError naming the file, as openDatabase's.
+ */
+export function openReadOnly(file: string, options: OpenOptions = {}): Db {
+  try {
+    const db = new Database(file, {
+      readonly: true,
+      fileMustExist: true,
+      timeout: options.busyTimeoutMs ?? BUSY_TIMEOUT_MS,
+    });
+    return typedDb(db, defaultErrorMapper(file));
+  } catch (error) {
+    throw openError(error, file);
+  }
+}
+
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }

@@ -21,12 +21,9 @@
 // An in-memory database (tests) cannot be opened twice: it is read on its own connection, and
 // entries newer than the first batch are left out (the newest id is fixed up front).
 
-import Database from 'better-sqlite3';
-
-import { BUSY_TIMEOUT_MS, type Db } from './database';
+import { openReadOnly, type Db } from './database';
 import { CSV_SOURCE_COLUMNS, RawCsvChunks, type CsvChunk } from './csv';
 import { JournalPages, whereClause, type JournalFilterShape } from './journal-pages';
-import { defaultErrorMapper, typedDb } from './typed-db';
 
 /** Entries (about) per piece of the count of a whole journal: a few milliseconds each. */
 const COUNT_PIECE = 65_536;
@@ -74,17 +71,17 @@ async function* connectionCsvChunks(
 
 /**
  * COUNT(*) of the whole journal, in ranges of created_at (its index steps over about
- * COUNT_PIECE entries per range) with a turn of the event loop between ranges. The bounds are
- * the creation times of every COUNT_PIECE-th id, put in SQLite's own order; the ranges below
+ * `piece` entries per range) with a turn of the event loop between ranges. The bounds are
+ * the creation times of every `piece`-th id, put in SQLite's own order; the ranges below
  * the first bound, between each two, and from the last on hold every value once, so the sum
  * is the exact count whatever the times are (out of order, repeated, not times at all).
  */
-async function countInPieces(db: Db): Promise<number> {
+export async function countInPieces(db: Db, piece = COUNT_PIECE): Promise<number> {
   const newest = db.prepare('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get() as
     bigint | null;
   if (newest === null) return 0;
   const ids: string[] = [];
-  for (let id = newest - BigInt(COUNT_PIECE); id > 0n; id -= BigInt(COUNT_PIECE)) {
+  for (let id = newest - BigInt(piece); id > 0n; id -= BigInt(piece)) {
     ids.push(id.toString());
   }
   const bounds = db
@@ -94,7 +91,7 @@ async function countInPieces(db: Db): Promise<number> {
     )
     .pluck()
     .safeIntegers(true)
-    .all(JSON.stringify(ids)) as unknown[];
+    .all(JSON.stringify(ids));
   const count = (sql: string, ...bound: unknown[]) =>
     Number(
       db
@@ -111,12 +108,6 @@ async function countInPieces(db: Db): Promise<number> {
   }
   await turn();
   return total + count('WHERE created_at >= ?', bounds.at(-1));
-}
-
-/** A read-only connection to the journal's file, its errors StoreErrors naming the file. */
-function openReadOnly(file: string): Db {
-  const db = new Database(file, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
-  return typedDb(db, defaultErrorMapper(file));
 }
 
 function turn(): Promise<void> {

@@ -2,7 +2,7 @@
 // they come, the same text as the whole-journal CSV, progress up to the total, and nothing
 // that looks like a finished file when the export fails half way.
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeContent } from '../../../main/files';
 import { JournalService, type ExportProgress } from '../../../main/services/journal';
 import { journalCsv } from '../../../main/store/csv';
+import { countInPieces } from '../../../main/store/journal-export';
 import { openDatabase, type Db } from '../../../main/store/database';
 import { Journal } from '../../../main/store/journal';
 import { SqliteJournalPort } from '../../../main/store/sqlite-port';
@@ -124,6 +125,94 @@ describe('CSV export', () => {
     const lines = readFileSync(out, 'utf8').trimEnd().split('\r\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(',pd-7,');
+  });
+
+  it('writes the journal as it was when the export started, whatever is written meanwhile', async () => {
+    const before = journalCsv(journal.iterate());
+    const out = join(dir, 'snapshot.csv');
+    const service = new JournalService(new SqliteJournalPort(db, journal));
+    const progress: ExportProgress[] = [];
+    let chunks = 0;
+    // The app goes on while the file is written: after the first lines, a new entry, and an
+    // answer to one of the oldest entries (read in the export's last chunk).
+    async function* meanwhile() {
+      for await (const chunk of service.csvChunks({}, (p) => progress.push(p))) {
+        yield chunk;
+        if (++chunks === 2) {
+          journal.begin({
+            clientOrderId: 'pd-new',
+            profileId: journal.get('pd-0')!.profileId,
+            operator: 'bob',
+            operation: 'RETURN',
+            targetOrderId: '8000',
+            amountMinor: 5n,
+            currency: 'EUR',
+            fields: {},
+          });
+          journal.finish('pd-3', { status: 'approved', orderId: '777003' });
+        }
+      }
+    }
+    await writeContent(out, meanwhile);
+    expect(chunks).toBeGreaterThan(3);
+    expect(readFileSync(out, 'utf8')).toBe(before);
+    expect(progress.at(-1)).toEqual({ done: ENTRIES, total: ENTRIES });
+    // The next export sees both.
+    const next = join(dir, 'next.csv');
+    await writeContent(next, () => service.csvChunks({}));
+    expect(readFileSync(next, 'utf8')).toBe(journalCsv(journal.iterate()));
+    expect(readFileSync(next, 'utf8')).toContain(',pd-new,');
+    expect(readFileSync(next, 'utf8')).toMatch(/,pd-3,777003,.*,final,approved,/);
+  });
+
+  it('lets go of the journal when the file cannot be written half way', async () => {
+    const out = join(dir, 'full.csv');
+    const service = new JournalService(new SqliteJournalPort(db, journal));
+    async function* diskFull() {
+      let chunks = 0;
+      for await (const chunk of service.csvChunks({})) {
+        yield chunk;
+        if (++chunks === 2) throw new Error('No space left on device');
+      }
+    }
+    await expect(writeContent(out, diskFull)).rejects.toThrow('No space left on device');
+    expect(readdirSync(dir).filter((f) => f.includes('full.csv'))).toEqual([]);
+    // Nothing still reads the journal: a new entry is written, and the whole write-ahead log
+    // goes into the database file (a reader left open would keep it from being emptied).
+    journal.begin({
+      clientOrderId: 'pd-after',
+      profileId: journal.get('pd-0')!.profileId,
+      operator: 'ann',
+      operation: 'RETURN',
+      targetOrderId: '8001',
+      amountMinor: 7n,
+      currency: 'EUR',
+      fields: {},
+    });
+    expect(db.pragma('wal_checkpoint(TRUNCATE)')).toEqual([{ busy: 0, log: 0, checkpointed: 0 }]);
+  });
+
+  it('says which file it could not read when the journal is gone from its folder', async () => {
+    renameSync(join(dir, 'paydesk.sqlite'), join(dir, 'moved.sqlite'));
+    const out = join(dir, 'gone.csv');
+    await expect(
+      writeContent(out, () => new JournalService(new SqliteJournalPort(db, journal)).csvChunks({})),
+    ).rejects.toThrow(/paydesk\.sqlite/);
+    expect(readdirSync(dir).filter((f) => f.includes('gone.csv'))).toEqual([]);
+  });
+
+  it('counts the whole journal in pieces to the exact number of entries, whatever the times are', async () => {
+    // Times out of order, repeated, and not times at all: the pieces still hold each entry once.
+    const setTime = db.prepare('UPDATE journal SET created_at = ? WHERE id = ?');
+    db.transaction(() => {
+      for (let id = 1; id <= ENTRIES; id++) {
+        const at = new Date(Date.UTC(2026, 0, 1) + ((id * 7_919) % 1_000) * 60_000).toISOString();
+        setTime.run(id % 97 === 0 ? 'not a time' : id % 89 === 0 ? 'é' : at, id);
+      }
+    })();
+    for (const piece of [1, 100, 333, 5_000]) {
+      expect(await countInPieces(db, piece)).toBe(ENTRIES);
+    }
   });
 
   it('leaves no file, finished or partial, when the export fails half way', async () => {
