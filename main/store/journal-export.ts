@@ -18,8 +18,9 @@
 // grew by 61-81 MiB at 100,000 entries (target 64), a worker took 0.15-0.9 s to start, and on
 // two cores that other work keeps busy it made the export no faster.
 //
-// An in-memory database (tests) cannot be opened twice: it is read on its own connection, and
-// entries newer than the first batch are left out (the newest id is fixed up front).
+// An in-memory database (tests) cannot be opened twice, nor a file moved away from its folder
+// while the app runs: they are read on the app's connection, and entries newer than the first
+// batch are left out (the newest id is fixed up front).
 
 import { openReadOnly, type Db } from './database';
 import { CSV_SOURCE_COLUMNS, RawCsvChunks, type CsvChunk } from './csv';
@@ -38,7 +39,15 @@ export async function* snapshotCsvChunks(
     yield* connectionCsvChunks(db, filter, size);
     return;
   }
-  const reader = openReadOnly(db.name);
+  let reader: Db;
+  try {
+    reader = openReadOnly(db.name);
+  } catch {
+    // The file is no longer where the app opened it (moved away while the app runs): the
+    // app's own connection still reads it, as every export did before.
+    yield* connectionCsvChunks(db, filter, size);
+    return;
+  }
   try {
     // Deferred: the snapshot is the one the first read sees, and lasts to the ROLLBACK.
     reader.exec('BEGIN');

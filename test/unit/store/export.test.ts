@@ -2,7 +2,18 @@
 // they come, the same text as the whole-journal CSV, progress up to the total, and nothing
 // that looks like a finished file when the export fails half way.
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -192,13 +203,29 @@ describe('CSV export', () => {
     expect(db.pragma('wal_checkpoint(TRUNCATE)')).toEqual([{ busy: 0, log: 0, checkpointed: 0 }]);
   });
 
-  it('says which file it could not read when the journal is gone from its folder', async () => {
+  it('exports a journal moved away from its folder while the app has it open', async () => {
     renameSync(join(dir, 'paydesk.sqlite'), join(dir, 'moved.sqlite'));
-    const out = join(dir, 'gone.csv');
+    const out = join(dir, 'moved.csv');
+    await writeContent(out, () =>
+      new JournalService(new SqliteJournalPort(db, journal)).csvChunks({}),
+    );
+    expect(readFileSync(out, 'utf8')).toBe(journalCsv(journal.iterate()));
+  });
+
+  it('says what is wrong with the file when the journal cannot be read', async () => {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    // Most pages are overwritten on disk, as a failing disk would; the first ones (the schema)
+    // are left, so the file still opens.
+    const file = join(dir, 'paydesk.sqlite');
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(size - 16_384, 0x5a), 0, size - 16_384, 16_384);
+    closeSync(fd);
+    const out = join(dir, 'damaged.csv');
     await expect(
       writeContent(out, () => new JournalService(new SqliteJournalPort(db, journal)).csvChunks({})),
-    ).rejects.toThrow(/paydesk\.sqlite/);
-    expect(readdirSync(dir).filter((f) => f.includes('gone.csv'))).toEqual([]);
+    ).rejects.toThrow(/^Paydesk’s database at .*paydesk\.sqlite is damaged/);
+    expect(readdirSync(dir).filter((f) => f.includes('damaged.csv'))).toEqual([]);
   });
 
   it('counts the whole journal in pieces to the exact number of entries, whatever the times are', async () => {
