@@ -90,6 +90,9 @@ export function isoWithOffsetByDay(): (iso: string) => string {
   let firstHour = 0; // the local hour at the day's start
   let shift = 0; // how many minutes local minutes run ahead of UTC's, 0-59
   let offset = ''; // `+01:00`
+  // With a whole-hour shift (most zones): the local `YYYY-MM-DDTHH:` of each UTC hour, so a
+  // time is that, its UTC minutes to milliseconds as stored, and the offset.
+  let hours: string[] = [];
 
   const quick = (hour: number, minute: number, rest: string): string => {
     const m = minute + shift;
@@ -118,6 +121,10 @@ export function isoWithOffsetByDay(): (iso: string) => string {
       last.slice(-6) !== offset ||
       quick(0, 0, ':00.000') !== first ||
       quick(23, 59, ':59.999') !== last;
+    hours =
+      shift === 0
+        ? TWO_DIGITS.slice(0, 24).map((_, hour) => quick(hour, 0, '').slice(0, -offset.length - 2))
+        : [];
   };
 
   return (iso) => {
@@ -126,12 +133,10 @@ export function isoWithOffsetByDay(): (iso: string) => string {
       if (!plainUtcDay(iso)) return isoWithOffset(iso);
       learn(iso.slice(0, 10));
     }
-    return exact
-      ? isoWithOffset(iso)
-      : quick(
-          digit(iso, 11) * 10 + digit(iso, 12),
-          digit(iso, 14) * 10 + digit(iso, 15),
-          iso.slice(16, 23),
-        );
+    if (exact) return isoWithOffset(iso);
+    const hour = digit(iso, 11) * 10 + digit(iso, 12);
+    return shift === 0
+      ? (hours[hour] as string) + iso.slice(14, 23) + offset
+      : quick(hour, digit(iso, 14) * 10 + digit(iso, 15), iso.slice(16, 23));
   };
 }
