@@ -13,10 +13,10 @@
 // event loop between them: one COUNT(*) of a million index entries held the main thread for
 // 58 ms in a fresh process.
 //
-// Two threads were tried (a worker reading alternate slices of ids in the same snapshot, commit
-// d80c277): the same bytes, but a Node worker alone adds 18 MiB to the process and the export
-// grew by 61-81 MiB at 100,000 entries (target 64), a worker took 0.15-0.9 s to start, and on
-// two cores that other work keeps busy it made the export no faster.
+// Two threads were tried (a worker thread reading alternate slices of ids in the same snapshot;
+// docs/performance.md, session 6): the same bytes, but a Node worker alone adds 18 MiB to the
+// process and the export grew by 61-81 MiB at 100,000 entries (target 64), a worker took
+// 0.15-0.9 s to start, and on two cores that other work keeps busy it made the export no faster.
 //
 // An in-memory database (tests) cannot be opened twice, nor a file moved away from its folder
 // while the app runs: they are read on the app's connection, and entries newer than the first
