@@ -14,17 +14,13 @@ import { teamHarness, type TeamHarness } from '../support/journal-ports';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import type { Person } from '../support/team';
 import { fenceProblems, READY, type FencedScreen } from './shots/fence';
-import { teamDesk } from './shots/team';
+import { EARLIER_BATCH, teamDesk } from './shots/team';
 
 const withPostgres = postgresForTests('the role fence browser tests');
 
 const NOT_ADMIN = (login: string, group: string) =>
   `Your login ${login} is in ${group}: only paydesk_admin changes profiles and keys.`;
 const LOOKING_UP_ONLY = 'Your login sam is in paydesk_support: looking up only.';
-const EARLIER_BATCH =
-  'operation,client_orderid,amount,currency,reason,note\r\n' +
-  'refund,demo-sale-1001,5.00,EUR,Damaged,\r\n' +
-  'refund,demo-sale-1003,1.00,USD,Damaged,\r\n';
 
 describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () => {
   let cluster: PgCluster;
@@ -62,7 +58,8 @@ describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () 
       );
       await h.services.team.profiles.refresh();
       const sandbox = (await h.services.profiles.list()).find((p) => p.embedded);
-      const pem = (await h.services.keys.generate(sandbox!.id, 2048)).publicKeySpkiPem;
+      // The desk's own Sandbox has its key from the first start.
+      const pem = (await h.services.keys.current(sandbox!.id))!.publicKeySpkiPem;
       await h.open('#/keys');
       await page
         .getByRole('note')
@@ -175,9 +172,9 @@ describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () 
       const { page } = h;
       page.setDefaultTimeout(15_000);
       try {
-        // Something on each screen to act on: a key, an earlier batch.
+        // Something on each screen to act on: the Sandbox's key (from the first start), an
+        // earlier batch.
         const profile = (await h.services.profiles.list()).find((p) => p.embedded);
-        await h.services.keys.generate(profile!.id, 2048);
         const loaded = await h.services.batches.load(profile!.id, 'walk.csv', EARLIER_BATCH);
         h.services.batches.cancel(loaded.batch.id);
         const problems: Record<string, string[]> = {};

@@ -55,7 +55,7 @@ export function EarlierBatches({
                 </td>
                 <td>
                   {b.id === openId ? (
-                    <span className="field-hint">shown below</span>
+                    <span className="field-hint">open above</span>
                   ) : (
                     <button type="button" onClick={() => onOpen(b.id)}>
                       Open batch {b.id}
