@@ -13,6 +13,7 @@ import { afterAll, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 
 import { MIGRATIONS } from '../../main/store/migrations';
+import { CARD_PAYOUT } from '../support/samples';
 import { closeSharedBrowser, startHarness } from '../harness/harness';
 import { FENCED_SCREENS, fenceProblems, READY } from './shots/fence';
 
@@ -85,6 +86,24 @@ it('a database it may not write: every changing control greyed, reading, copying
     );
     first.services.batches.cancel(loaded.batch.id);
     batchId = loaded.batch.id;
+    // ...a payout checked and waiting to be paid, and a payment link waiting for the customer.
+    const checked = first.services.orders.openAction().clientOrderId;
+    await first.services.payouts.check({
+      profileId: profile!.id,
+      clientOrderId: checked,
+      ...CARD_PAYOUT,
+    });
+    await first.services.orders.settled(checked);
+    await first.services.payLinks.create({
+      profileId: profile!.id,
+      clientOrderId: first.services.orders.openAction().clientOrderId,
+      kind: 'sale',
+      amount: '42.00',
+      currency: 'EUR',
+      email: 'anna@example.com',
+      description: 'Phone order 7781: two tickets',
+      returnUrl: 'https://shop.example/thanks',
+    });
   } finally {
     await first.close();
   }
@@ -96,6 +115,12 @@ it('a database it may not write: every changing control greyed, reading, copying
   try {
     await h.open('#/lookup');
     await h.page.getByRole('alert').filter({ hasText: 'Paydesk is read-only' }).waitFor();
+    // The checked payout's Pay… and the open link's Copy and QR are on their lists.
+    const ready = {
+      ...READY,
+      'payouts-to-pay': 'Waiting to be paid',
+      'pay-link': 'Open, waiting for the customer',
+    };
     const problems: Record<string, string[]> = {};
     for (const screen of FENCED_SCREENS) {
       await h.open(`#/${screen}`);
@@ -106,7 +131,7 @@ it('a database it may not write: every changing control greyed, reading, copying
         .waitFor();
       if (screen === 'batch')
         await h.page.getByRole('button', { name: `Open batch ${batchId}` }).click();
-      await h.page.getByText(READY[screen]).first().waitFor();
+      await h.page.getByText(ready[screen]).first().waitFor();
       const found = await fenceProblems(h.page, screen);
       if (found.length > 0) problems[screen] = found;
     }
