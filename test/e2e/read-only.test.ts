@@ -1,5 +1,7 @@
 // A damaged database: Paydesk still opens, read-only, and a banner says what is wrong, where the
-// file is and how to restore it. The file itself is left exactly as it was.
+// file is and how to restore it. The file itself is left exactly as it was. A database it may
+// not write (here one from a newer Paydesk) opens read-only on a copy with its profiles, keys and
+// batches: every fenced screen greys what would change something and keeps what only reads.
 
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +10,12 @@ import { join } from 'node:path';
 
 import { afterAll, expect, it } from 'vitest';
 
+import Database from 'better-sqlite3';
+
+import { MIGRATIONS } from '../../main/store/migrations';
+import { CARD_PAYOUT } from '../support/samples';
 import { closeSharedBrowser, startHarness } from '../harness/harness';
+import { FENCED_SCREENS, fenceProblems, READY } from './shots/fence';
 
 afterAll(async () => {
   await closeSharedBrowser();
@@ -45,9 +52,9 @@ it('opens on a damaged database with a banner saying what is wrong and how to re
           'Paydesk is read-only (its database cannot be written): nothing is sent or changed.',
       })
       .waitFor();
-    expect(
-      await h.page.locator('fieldset.role-fence').evaluate((f: HTMLFieldSetElement) => f.disabled),
-    ).toBe(true);
+    // (The damaged file's profiles could not be read, so there is no form to grey: the next
+    // test has a database with its profiles.) Nothing that changes anything is usable.
+    expect(await fenceProblems(h.page, 'payouts', false)).toEqual([]);
     await h.open('#/lookup');
     await banner.waitFor();
     const shot = await h.page.screenshot({
@@ -62,3 +69,80 @@ it('opens on a damaged database with a banner saying what is wrong and how to re
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+it('a database it may not write: every changing control greyed, reading, copying and saving still there', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-newer-'));
+  const file = join(dataDir, 'paydesk.sqlite');
+  // A desk with its Sandbox, a key and an earlier batch...
+  const first = await startHarness({ dataDir });
+  const secrets = first.secrets;
+  let batchId: number;
+  try {
+    const [profile] = await first.services.profiles.list();
+    const loaded = await first.services.batches.load(
+      profile!.id,
+      'returns-october.csv',
+      'operation,client_orderid,amount,currency,reason,note\r\nrefund,demo-sale-1001,5.00,EUR,Damaged,\r\n',
+    );
+    first.services.batches.cancel(loaded.batch.id);
+    batchId = loaded.batch.id;
+    // ...a payout checked and waiting to be paid, and a payment link waiting for the customer.
+    const checked = first.services.orders.openAction().clientOrderId;
+    await first.services.payouts.check({
+      profileId: profile!.id,
+      clientOrderId: checked,
+      ...CARD_PAYOUT,
+    });
+    await first.services.orders.settled(checked);
+    await first.services.payLinks.create({
+      profileId: profile!.id,
+      clientOrderId: first.services.orders.openAction().clientOrderId,
+      kind: 'sale',
+      amount: '42.00',
+      currency: 'EUR',
+      email: 'anna@example.com',
+      description: 'Phone order 7781: two tickets',
+      returnUrl: 'https://shop.example/thanks',
+    });
+  } finally {
+    await first.close();
+  }
+  // ...whose database a newer Paydesk has since written: this one may read it, not write it.
+  const db = new Database(file);
+  db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+  db.close();
+  const h = await startHarness({ dataDir, secrets });
+  try {
+    await h.open('#/lookup');
+    await h.page.getByRole('alert').filter({ hasText: 'Paydesk is read-only' }).waitFor();
+    // The checked payout's Pay… and the open link's Copy and QR are on their lists.
+    const ready = {
+      ...READY,
+      'payouts-to-pay': 'Waiting to be paid',
+      'pay-link': 'Open, waiting for the customer',
+    };
+    const problems: Record<string, string[]> = {};
+    for (const screen of FENCED_SCREENS) {
+      await h.open(`#/${screen}`);
+      await h.page
+        .getByRole('note')
+        .filter({ hasText: 'Paydesk is read-only (its database cannot be written)' })
+        .first()
+        .waitFor();
+      if (screen === 'batch')
+        await h.page.getByRole('button', { name: `Open batch ${batchId}` }).click();
+      await h.page.getByText(ready[screen]).first().waitFor();
+      const found = await fenceProblems(h.page, screen);
+      if (found.length > 0) problems[screen] = found;
+    }
+    expect(problems).toEqual({});
+    // The batch's results are saved from the read-only copy.
+    await h.open('#/batch');
+    await h.page.getByRole('button', { name: `Open batch ${batchId}` }).click();
+    await h.page.getByRole('button', { name: 'Save the result CSV…' }).click();
+    await expect.poll(() => h.saved.map((f) => f.name)).toEqual(['returns-october-result.csv']);
+  } finally {
+    await h.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 120_000);

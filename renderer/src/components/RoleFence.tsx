@@ -1,9 +1,26 @@
-// What the person's role (or a read-only database) does not allow: the controls stay in view,
-// disabled by one fieldset, under one line that says why. Links and reading still work.
+// What the person's role (or a read-only database) does not allow: one line says why, and every
+// control that would change something stays in view, disabled. Reading, choosing, copying and
+// saving what the person may see keep working: a support person on Keys still picks a profile
+// and copies its public key; on Batch still opens a past batch and saves its results.
+//
+// RoleFence puts the line on the screen and hands the fence down through context. A control that
+// changes something lives in a FencedForm (its fields in one disabled fieldset) or is a
+// FencedButton; everything else is read-only by intent. test/e2e/role-fence.test.ts walks every
+// fenced screen as support and finance and fails on any enabled control it does not know to be
+// read-only, so a changing control that forgets the fence cannot become usable silently. The
+// main process and the database refuse what the role may not do anyway: this is the courtesy.
 
-import type { ReactNode } from 'react';
+import { createContext, useContext, useId, type ComponentProps, type ReactNode } from 'react';
 
 import { useAllowed, type Allowed } from '../session';
+
+/** Why changing is not allowed here, and the id of the line that says so. */
+export interface Fence {
+  reason: string;
+  reasonId: string;
+}
+
+const FenceContext = createContext<Fence | undefined>(undefined);
 
 export function RoleReason({ reason, id }: { reason: string; id?: string }) {
   return (
@@ -15,13 +32,54 @@ export function RoleReason({ reason, id }: { reason: string; id?: string }) {
 
 export function RoleFence({ need, children }: { need: keyof Allowed; children: ReactNode }) {
   const allowance = useAllowed()[need];
-  if (allowance.allowed) return <>{children}</>;
+  const id = useId();
+  const fence = allowance.allowed ? undefined : { reason: allowance.reason, reasonId: `${id}-why` };
   return (
-    <>
-      <RoleReason reason={allowance.reason} />
-      <fieldset className="role-fence" disabled aria-label={allowance.reason}>
+    <FenceContext.Provider value={fence}>
+      {fence && <RoleReason reason={fence.reason} id={fence.reasonId} />}
+      {children}
+    </FenceContext.Provider>
+  );
+}
+
+/** The fence over this part of the screen; undefined where the person may change things. */
+export function useFence(): Fence | undefined {
+  return useContext(FenceContext);
+}
+
+/**
+ * A form that changes something (sends money, edits a profile, makes a key, loads a batch):
+ * its fields sit in one fieldset, disabled and greyed when fenced, pointing at the reason.
+ */
+export function FencedForm({ children, ...form }: ComponentProps<'form'>) {
+  const fence = useFence();
+  return (
+    <form {...form}>
+      <fieldset
+        className="role-fence"
+        disabled={fence !== undefined}
+        {...(fence ? { 'aria-describedby': fence.reasonId } : {})}
+      >
         {children}
       </fieldset>
-    </>
+    </form>
+  );
+}
+
+/** A lone button that changes something (Edit, Remove, Pay…, Cancel the batch): off when fenced. */
+export function FencedButton({
+  disabled,
+  'aria-describedby': describedBy,
+  ...button
+}: ComponentProps<'button'>) {
+  const fence = useFence();
+  const described = [fence?.reasonId, describedBy].filter(Boolean).join(' ');
+  return (
+    <button
+      type="button"
+      {...button}
+      disabled={fence !== undefined || disabled}
+      {...(described ? { 'aria-describedby': described } : {})}
+    />
   );
 }

@@ -20,6 +20,12 @@ export function passwordOf(team: TeamHarness, person: Person): string {
   return decodeURIComponent(new URL(team.team.urlOf(person)).password);
 }
 
+/** A batch of two refunds, loaded by a desk earlier (the role fence tests and screenshots). */
+export const EARLIER_BATCH =
+  'operation,client_orderid,amount,currency,reason,note\r\n' +
+  'refund,demo-sale-1001,5.00,EUR,Damaged,\r\n' +
+  'refund,demo-sale-1003,1.00,USD,Damaged,\r\n';
+
 export interface TeamForm {
   host: string;
   port: string;
@@ -80,7 +86,8 @@ async function shot(page: Page, path: string): Promise<string> {
 }
 
 /**
- * team-journal.png (a support login's connection tested), orders-support.png,
+ * team-journal.png (a support login's connection tested), orders-support.png, keys-support.png,
+ * batch-support.png,
  * team-journal-upload.png (a finance desk on the team, its journal ready to upload), and
  * team-journal-away.png (a finance desk started while the database was stopped).
  */
@@ -117,6 +124,7 @@ export async function shootTeam(
       .getByText('Your login sam is in paydesk_support: looking up only.')
       .waitFor();
     paths.push(await shot(support.page, join(dir, 'orders-support.png')));
+    paths.push(...(await shootSupportFences(support, dir)));
   } finally {
     await support.close();
     support.cleanUp();
@@ -148,4 +156,25 @@ export async function shootTeam(
     await cluster.resume();
   }
   return paths;
+}
+
+/**
+ * keys-support.png (a support login on Keys: the profile's public key to copy and save, generating
+ * and importing greyed) and batch-support.png (an earlier batch open, its results to save, loading
+ * greyed).
+ */
+async function shootSupportFences(support: Harness, dir: string): Promise<string[]> {
+  const { page, services } = support;
+  const sandbox = (await services.profiles.list()).find((p) => p.embedded);
+  if (!sandbox) throw new Error('The support desk has no Sandbox profile.');
+  await support.open('#/keys');
+  await page.getByRole('button', { name: 'Copy public key' }).waitFor();
+  const keys = await shot(page, join(dir, 'keys-support.png'));
+  // A batch this desk loaded earlier and cancelled (loading and cancelling send nothing).
+  const loaded = await services.batches.load(sandbox.id, 'returns-october.csv', EARLIER_BATCH);
+  services.batches.cancel(loaded.batch.id);
+  await support.open('#/batch');
+  await page.getByRole('button', { name: `Open batch ${loaded.batch.id}` }).click();
+  await page.getByRole('button', { name: 'Save the result CSV…' }).waitFor();
+  return [keys, await shot(page, join(dir, 'batch-support.png'))];
 }

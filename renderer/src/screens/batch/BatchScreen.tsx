@@ -2,7 +2,9 @@
 // every row (shape, amount, the order's state and what is left, the same order twice, totals)
 // and stores the batch; nothing is sent until the clerk starts it, on production profiles after
 // typing the totals. Then progress, pause/resume/cancel, and the result file. A batch that was
-// running when Paydesk stopped is listed as interrupted, to be resumed.
+// running when Paydesk stopped is listed as interrupted, to be resumed. Any earlier batch opens
+// to be read and its results saved, also by whoever may not send (components/RoleFence.tsx):
+// loading, starting, pausing and cancelling are fenced.
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
@@ -11,9 +13,11 @@ import type { BatchViewData } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog, typeTheId } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { FencedButton, FencedForm } from '../../components/RoleFence';
 import { useActiveProfile } from '../../profile-context';
 import { BatchProgress } from './BatchProgress';
 import { BatchRows } from './BatchRows';
+import { EarlierBatches } from './EarlierBatches';
 import './batch.css';
 
 const batchKey = (id: number) => ['batches', id] as const;
@@ -131,7 +135,12 @@ export function BatchScreen() {
           </button>
         </Notice>
       ))}
-      <form className="card batch-form" aria-label="Load a batch" onSubmit={submit} noValidate>
+      <FencedForm
+        className="card batch-form"
+        aria-label="Load a batch"
+        onSubmit={submit}
+        noValidate
+      >
         <div className="field">
           <label htmlFor={`${ids}-file`}>CSV file</label>
           <input
@@ -179,7 +188,7 @@ export function BatchScreen() {
             {load.isPending ? 'Checking every row…' : 'Check the rows'}
           </button>
         </div>
-      </form>
+      </FencedForm>
       {load.error && <ErrorNotice error={load.error} title="The file was not loaded" />}
 
       {view && (
@@ -197,8 +206,7 @@ export function BatchScreen() {
           )}
           <div className="button-row">
             {(view.state === 'ready' || view.state === 'paused') && sendable > 0 && (
-              <button
-                type="button"
+              <FencedButton
                 className={view.needsConfirmation ? 'danger' : 'primary'}
                 disabled={control.isPending}
                 onClick={() => setConfirming(true)}
@@ -206,17 +214,15 @@ export function BatchScreen() {
                 {view.state === 'ready'
                   ? `Send ${sendable} ${sendable === 1 ? 'row' : 'rows'}…`
                   : 'Resume'}
-              </button>
+              </FencedButton>
             )}
             {running && (
-              <button type="button" onClick={() => control.mutate({ action: 'pause' })}>
-                Pause
-              </button>
+              <FencedButton onClick={() => control.mutate({ action: 'pause' })}>Pause</FencedButton>
             )}
             {(running || view.state === 'paused' || view.state === 'ready') && (
-              <button type="button" onClick={() => control.mutate({ action: 'cancel' })}>
+              <FencedButton onClick={() => control.mutate({ action: 'cancel' })}>
                 Cancel the batch
-              </button>
+              </FencedButton>
             )}
             {view.state !== 'ready' && (
               <button type="button" disabled={save.isPending} onClick={() => save.mutate()}>
@@ -230,6 +236,15 @@ export function BatchScreen() {
           {rows.data && <BatchRows rows={rows.data} />}
         </section>
       )}
+
+      <EarlierBatches
+        // The open batch as it is now (it is read again while it runs; the list is not).
+        batches={(earlier.data ?? [])
+          .filter((b) => b.profileId === active?.id)
+          .map((b) => (view && b.id === view.id ? view : b))}
+        openId={batchId}
+        onOpen={setBatchId}
+      />
 
       {confirming && view && (
         <ConfirmDialog

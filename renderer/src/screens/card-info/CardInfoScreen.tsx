@@ -9,7 +9,7 @@ import type { CardInfoData } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog, typeTheId } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
-import { RoleFence } from '../../components/RoleFence';
+import { FencedForm, RoleFence } from '../../components/RoleFence';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
@@ -135,7 +135,7 @@ function SaveCard({ initial }: { initial: string }) {
       {action.stopped && !error && (
         <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
       )}
-      <form onSubmit={submit} noValidate>
+      <FencedForm onSubmit={submit} noValidate>
         <Field id={`${id}-order`} label="orderid of the approved payment" error={error}>
           <input
             {...describedBy(`${id}-order`, false, error)}
@@ -154,7 +154,7 @@ function SaveCard({ initial }: { initial: string }) {
             Save card…
           </button>
         </div>
-      </form>
+      </FencedForm>
       {action.phase === 'confirm' && (
         <ConfirmDialog
           title="Save this card?"

@@ -9,6 +9,7 @@ import { useId, useState } from 'react';
 
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { FencedButton, FencedForm } from '../../components/RoleFence';
 import { keys } from '../../queries';
 
 type Outcome = 'approved' | 'not-received';
@@ -50,14 +51,12 @@ export function SettleByHand({ clientOrderId }: { clientOrderId: string }) {
           you know the outcome from elsewhere (the gateway’s support, its merchant portal), you can
           settle it by hand.
         </p>
-        <button type="button" onClick={() => setOpen(true)}>
-          Settle by hand…
-        </button>
+        <FencedButton onClick={() => setOpen(true)}>Settle by hand…</FencedButton>
       </div>
     );
   const missing = !outcome ? 'Choose the outcome.' : !reason.trim() ? 'Write your reason.' : null;
   return (
-    <form
+    <FencedForm
       className="settle-by-hand"
       aria-label="Settle by hand"
       noValidate
@@ -121,6 +120,6 @@ export function SettleByHand({ clientOrderId }: { clientOrderId: string }) {
         </button>
       </div>
       {missing && <p className="hint">{missing}</p>}
-    </form>
+    </FencedForm>
   );
 }

@@ -1,7 +1,9 @@
 // Keys: the RSA key pair a profile signs OAuth RSA-SHA256 requests with. The private key stays
 // in the keychain (main generates and imports it); this screen shows the public half, its
 // fingerprint laid out for reading on the phone, exports public_key.pem, and keeps the history
-// of rotations. A new key while one exists is a rotation, confirmed first.
+// of rotations. A new key while one exists is a rotation, confirmed first. Whoever may not
+// change keys (components/RoleFence.tsx) still chooses the profile, reads, copies and saves the
+// public key; generating and importing are fenced.
 
 import { useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -11,6 +13,7 @@ import { contract } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { FencedForm } from '../../components/RoleFence';
 import { TeamKeyNotice } from '../../components/TeamKeyNotice';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
@@ -251,7 +254,7 @@ function GenerateKey({
   return (
     <section className="card" aria-labelledby="generate-title" aria-busy={generate.isPending}>
       <h2 id="generate-title">{hasKey ? 'Rotate: generate a new key' : 'Generate a key'}</h2>
-      <form
+      <FencedForm
         onSubmit={(e) => {
           e.preventDefault();
           onStart();
@@ -281,7 +284,7 @@ function GenerateKey({
         <button type="submit" className="primary" disabled={changing}>
           {hasKey ? 'Generate new key…' : 'Generate key'}
         </button>
-      </form>
+      </FencedForm>
       {generate.isPending && (
         <div className="progress-row" role="status">
           <progress aria-label={`Generating a ${bits}-bit key`} />
@@ -371,7 +374,7 @@ function ImportKey({
   return (
     <section className="card" aria-labelledby="import-title">
       <h2 id="import-title">Import a key</h2>
-      <form onSubmit={submit} noValidate>
+      <FencedForm onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="import-pem">Private key (PEM)</label>
           <textarea
@@ -416,7 +419,7 @@ function ImportKey({
                 ? 'Import and rotate…'
                 : 'Import key'}
         </button>
-      </form>
+      </FencedForm>
       {check.error && <ErrorNotice error={check.error} title="Not imported:" />}
       {doImport.error && <ErrorNotice error={doImport.error} title="Not imported:" />}
       {confirming && (

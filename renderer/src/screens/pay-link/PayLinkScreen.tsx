@@ -13,6 +13,7 @@ import type { PayLinkData, payLinkRequestSchema } from '../../../../preload/cont
 import { paydesk, unwrap } from '../../api';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { FencedForm } from '../../components/RoleFence';
 import { useActiveProfile } from '../../profile-context';
 import { keys } from '../../queries';
 import { hrefOf } from '../../route';
@@ -100,7 +101,12 @@ export function PayLinkScreen() {
       {action.stopped && !action.stopped.field && (
         <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
       )}
-      <form className="money-form card" onSubmit={submit} noValidate aria-label="Payment link">
+      <FencedForm
+        className="money-form card"
+        onSubmit={submit}
+        noValidate
+        aria-label="Payment link"
+      >
         <fieldset>
           <legend>Kind</legend>
           <div className="choice-row">
@@ -146,7 +152,7 @@ export function PayLinkScreen() {
           </button>
           <EnvironmentBadge environment={active.environment} />
         </div>
-      </form>
+      </FencedForm>
       <ConfirmMoneyAction
         action={action}
         production={active.environment === 'production'}

@@ -9,6 +9,7 @@ import type { CheckedPayout } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog, typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { FencedButton } from '../../components/RoleFence';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { hrefOf } from '../../route';
@@ -80,14 +81,13 @@ export function PayoutsToPayScreen() {
                 <td>{STATE_WORDS[row.state]}</td>
                 <td>
                   {row.state === 'checked' && (
-                    <button
-                      type="button"
+                    <FencedButton
                       onClick={() => setPaying(row)}
                       disabled={!active.hasPrivateKey || paying !== undefined}
                       aria-label={`Pay ${row.amount ?? ''} ${row.currency ?? ''} to ${row.destination}`}
                     >
                       Pay…
-                    </button>
+                    </FencedButton>
                   )}
                 </td>
               </tr>

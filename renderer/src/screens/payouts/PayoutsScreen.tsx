@@ -11,6 +11,7 @@ import type { payoutRequestSchema } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { FencedForm } from '../../components/RoleFence';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
@@ -138,7 +139,7 @@ export function PayoutsScreen() {
       {action.stopped && !action.stopped.field && (
         <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
       )}
-      <form className="money-form card" onSubmit={review} noValidate aria-label="Payout">
+      <FencedForm className="money-form card" onSubmit={review} noValidate aria-label="Payout">
         <fieldset>
           <legend>How</legend>
           <div className="choice-row">
@@ -231,7 +232,7 @@ export function PayoutsScreen() {
           </button>
           <EnvironmentBadge environment={active.environment} />
         </div>
-      </form>
+      </FencedForm>
 
       <ConfirmMoneyAction
         action={action}

@@ -9,6 +9,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { contract, profileInputSchema } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice } from '../../components/Notice';
+import { FencedForm } from '../../components/RoleFence';
 import type { ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import {
@@ -129,7 +130,7 @@ export function ProfileForm({
   const titleId = `${uid}-title`;
 
   return (
-    <form
+    <FencedForm
       ref={formRef}
       className="card profile-form"
       aria-labelledby={titleId}
@@ -315,6 +316,6 @@ export function ProfileForm({
           Cancel
         </button>
       </div>
-    </form>
+    </FencedForm>
   );
 }

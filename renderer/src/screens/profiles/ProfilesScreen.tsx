@@ -1,7 +1,9 @@
 // Profiles: the gateway connections Paydesk works with. Each shows where it connects and as
 // whom, its key's fingerprint, and that its control key is in the keychain (never the key).
 // Create, edit, remove (with confirmation; the refusals of the rules shown as they come) and
-// test the connection with a harmless status request.
+// test the connection with a harmless status request. Whoever may not change profiles
+// (components/RoleFence.tsx) still reads every card and tests its connection (a status request
+// for a made-up order, which changes nothing); New, Edit and Remove are fenced.
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -9,6 +11,7 @@ import { useId, useState } from 'react';
 import { paydesk, unwrap } from '../../api';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { FencedButton } from '../../components/RoleFence';
 import { SharedProfileNote, TeamKeyNotice } from '../../components/TeamKeyNotice';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
@@ -34,8 +37,7 @@ export function ProfilesScreen() {
       <div className="screen-heading">
         <h1 id="profiles-title">Profiles</h1>
         {editing?.mode !== 'create' && (
-          <button
-            type="button"
+          <FencedButton
             className="primary"
             onClick={() => {
               setDone(undefined);
@@ -43,7 +45,7 @@ export function ProfilesScreen() {
             }}
           >
             New profile
-          </button>
+          </FencedButton>
         )}
       </div>
       <p className="screen-intro">
@@ -147,9 +149,7 @@ function ProfileCard({
       </dl>
       <TeamKeyNotice profile={profile} />
       <div className="button-row">
-        <button type="button" onClick={onEdit}>
-          Edit
-        </button>
+        <FencedButton onClick={onEdit}>Edit</FencedButton>
         <button
           type="button"
           onClick={() => test.mutate()}
@@ -163,8 +163,7 @@ function ProfileCard({
         ) : profile.team && !profile.team.canEdit ? (
           <span className="field-hint">A shared profile is removed by an admin of the team.</span>
         ) : (
-          <button
-            type="button"
+          <FencedButton
             className="danger-outline"
             onClick={() => {
               remove.reset();
@@ -173,7 +172,7 @@ function ProfileCard({
             disabled={remove.isPending}
           >
             Remove
-          </button>
+          </FencedButton>
         )}
       </div>
       <div id={`${titleId}-test`} className="card-results">

@@ -7,6 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { paydesk, unwrap } from '../../api';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice } from '../../components/Notice';
+import { FencedForm } from '../../components/RoleFence';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
@@ -81,7 +82,7 @@ export function RebillScreen({ cardRef }: { cardRef?: string }) {
       {action.stopped && !action.stopped.field && (
         <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
       )}
-      <form className="money-form card" onSubmit={submit} noValidate aria-label="Rebill">
+      <FencedForm className="money-form card" onSubmit={submit} noValidate aria-label="Rebill">
         {input('cardRefId', 'Card reference', undefined, 'numeric')}
         <div className="field-pair field-pair-amount">
           {input('amount', 'Amount', undefined, 'decimal')}
@@ -98,7 +99,7 @@ export function RebillScreen({ cardRef }: { cardRef?: string }) {
           </button>
           <EnvironmentBadge environment={active.environment} />
         </div>
-      </form>
+      </FencedForm>
       <ConfirmMoneyAction
         action={action}
         production={active.environment === 'production'}

@@ -12,6 +12,7 @@ import type { recurringRequestSchema } from '../../../../preload/contract';
 import { BridgeError, errorMessage, paydesk, unwrap } from '../../api';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { FencedForm } from '../../components/RoleFence';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../money/ActionOutcome';
@@ -127,7 +128,12 @@ export function RecurringScreen({ cardRef }: { cardRef?: string }) {
       {action.stopped && !action.stopped.field && (
         <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
       )}
-      <form className="money-form card" onSubmit={submit} noValidate aria-label="Subscription">
+      <FencedForm
+        className="money-form card"
+        onSubmit={submit}
+        noValidate
+        aria-label="Subscription"
+      >
         <fieldset>
           <legend>Card to charge</legend>
           <div className="choice-row">
@@ -230,7 +236,7 @@ export function RecurringScreen({ cardRef }: { cardRef?: string }) {
           </button>
           <EnvironmentBadge environment={active.environment} />
         </div>
-      </form>
+      </FencedForm>
       <ConfirmMoneyAction
         action={action}
         production={active.environment === 'production'}
