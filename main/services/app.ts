@@ -23,6 +23,7 @@ import { Connections, defaultClientFactory } from './connection';
 import { JournalService } from './journal';
 import { KeyService } from './keys';
 import { OrderService, type OrderServiceOptions } from './orders';
+import { PendingKeys } from './pending-keys';
 import { PayLinkService } from './paylinks';
 import { PayoutService } from './payouts';
 import { ProfileService } from './profiles';
@@ -45,6 +46,11 @@ export interface StartOptions {
   sandboxDelayMs?: number;
   /** Key size for the embedded sandbox's own key; small so the first start takes seconds. */
   sandboxKeyBits?: KeySize;
+  /**
+   * Makes the embedded sandbox's key (node:crypto on libuv's pool by default). Tests hold the
+   * key it makes to see what waits for it.
+   */
+  makeSandboxKey?: (bits: number) => Promise<KeyMaterial>;
   /**
    * The journal to run on: a team's PostgreSQL (PgJournal, opened from the saved team
    * settings). Absent: this desk's SQLite. Whoever opened it closes it after close().
@@ -94,6 +100,8 @@ export class PaydeskServices {
     readonly teamSettings: TeamSettingsService,
     /** Team mode's shared profiles and the one-time upload (docs/team.md). */
     readonly team: { profiles: TeamProfiles; upload: TeamUploadService },
+    /** The Sandbox profile's key when start left it being made: close waits for it. */
+    private readonly pendingKeys: PendingKeys,
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
@@ -101,11 +109,11 @@ export class PaydeskServices {
     const file = join(options.dataDir, 'paydesk.sqlite');
     // A data folder without its database is a first start, whose Sandbox profile needs an RSA
     // key: it is made now, on libuv's pool, while this thread creates the database and seeds the
-    // sandbox, instead of after them. Start still awaits it (startEmbeddedSandbox): the profile
-    // is whole before any screen sees it. Unused (keychain or database unusable), it is dropped.
-    const firstKey = existsSync(file)
-      ? undefined
-      : generateNativeKeyMaterial(options.sandboxKeyBits ?? 2048);
+    // sandbox. Start does not wait for it: whatever needs the profile's key waits for it
+    // (PendingKeys, startEmbeddedSandbox). Unused (keychain or database unusable), it is dropped.
+    const makeKey = () =>
+      (options.makeSandboxKey ?? generateNativeKeyMaterial)(options.sandboxKeyBits ?? 2048);
+    const firstKey = existsSync(file) ? undefined : makeKey();
     firstKey?.catch(() => undefined); // awaited, and so reported, only where it is used
     const store = openStore(file);
     const db = store.db;
@@ -129,7 +137,14 @@ export class PaydeskServices {
     });
     const profiles = new Profiles(db);
     const journal = options.journal ?? opened.port;
-    const connections = new Connections(profiles, options.secrets, defaultClientFactory());
+    // The Sandbox profile's key while start leaves it being made: every use of the key waits.
+    const pendingKeys = new PendingKeys();
+    const connections = new Connections(
+      profiles,
+      options.secrets,
+      defaultClientFactory(),
+      pendingKeys,
+    );
     // Off until the desk joins a team (TeamProfiles.join with its open team journal).
     const teamProfiles = new TeamProfiles(db, profiles, options.secrets, (id) =>
       connections.forget(id),
@@ -139,16 +154,17 @@ export class PaydeskServices {
     const keys = new KeyService(
       profiles,
       options.secrets,
-      (profile, publicKeyPem) => {
+      async (profile, publicKeyPem) => {
         // The old key's client and parsed key go now, not at the next operation.
         connections.forget(profile.id);
         if (profile.embedded && sandbox) {
-          void registerWithSandbox(sandbox, options.secrets, profile, publicKeyPem).catch(
+          await registerWithSandbox(sandbox, options.secrets, profile, publicKeyPem).catch(
             (error: unknown) => log.log('error', 'The sandbox did not take the new key', { error }),
           );
         }
       },
       teamProfiles,
+      pendingKeys,
     );
     // One action path for every operation that moves money or registers something.
     const actions = new ActionPath(journal, connections, {
@@ -202,12 +218,16 @@ export class PaydeskServices {
         },
       };
     } else {
-      const started = await startEmbeddedSandbox(options, profiles, keys, log, firstKey).catch(
-        (error: unknown) => {
-          log.log('error', 'The built-in sandbox did not start', { error });
-          return { message: error instanceof Error ? error.message : String(error) };
-        },
-      );
+      const started = await startEmbeddedSandbox(
+        options,
+        profiles,
+        keys,
+        log,
+        firstKey ?? makeKey,
+      ).catch((error: unknown) => {
+        log.log('error', 'The built-in sandbox did not start', { error });
+        return { message: error instanceof Error ? error.message : String(error) };
+      });
       if ('sandbox' in started) {
         sandbox = started.sandbox;
         report = {
@@ -245,7 +265,7 @@ export class PaydeskServices {
     if (!store.fault) batches.recover();
     return new PaydeskServices(
       db,
-      new ProfileService(profiles, options.secrets, connections, teamProfiles),
+      new ProfileService(profiles, options.secrets, connections, teamProfiles, pendingKeys),
       keys,
       orders,
       new PayoutService(actions),
@@ -263,10 +283,13 @@ export class PaydeskServices {
       opened,
       new TeamSettingsService(options.dataDir, options.secrets, options.team),
       { profiles: teamProfiles, upload: new TeamUploadService(db, teamProfiles) },
+      pendingKeys,
     );
   }
 
   async close(): Promise<void> {
+    // A key still being made is attached first (or fails): never half-kept by a closed database.
+    await this.pendingKeys.allSettled();
     await this.reconciled.catch(() => undefined);
     await this.batches.close(); // paused: the rows being sent reach their end first
     await this.orders.close(); // the one action path: every follow-up stops
@@ -302,8 +325,8 @@ async function startEmbeddedSandbox(
   profiles: Profiles,
   keys: KeyService,
   log: Logger,
-  /** A key already being made for this start (a new data folder); else one is made if needed. */
-  firstKey: Promise<KeyMaterial> | undefined,
+  /** The key already being made for this start (a new data folder), or how to make one if needed. */
+  newKeyFor: Promise<KeyMaterial> | (() => Promise<KeyMaterial>),
 ): Promise<{ sandbox: Sandbox; profile: Profile; firstRun: boolean } | { message: string }> {
   const all = profiles.list();
   let profile = all.find((p) => p.embedded);
@@ -318,16 +341,22 @@ async function startEmbeddedSandbox(
   // The sandbox's own secrets are Paydesk's to make: if the keychain lost them, make new ones.
   controlKey ??= randomUUID().toUpperCase();
   // The sandbox's own key, made and read with node:crypto alone (keys/native.ts). A new one is
-  // made off this thread while the sandbox starts and seeds its orders; it is in the sandbox and
-  // the keychain before start returns. A crash before then leaves a profile without a key (or no
-  // profile), which the next start mends here.
+  // made off this thread and attached after start returns (KeyService.attachWhenMade: the
+  // sandbox learns it, then the keychain keeps it, then the database its fingerprint; whatever
+  // needs the key waits for all three). A start that ended before then leaves a profile without
+  // a key (or no profile), or a key in the keychain whose fingerprint the database lacks: the
+  // next start mends either here.
   const stored = privateKeyPem
     ? { ...publicKeyMaterial(privateKeyPem), privateKeyPkcs8Pem: privateKeyPem }
     : undefined;
-  const newKey = stored
-    ? undefined
-    : (firstKey ?? generateNativeKeyMaterial(options.sandboxKeyBits ?? 2048));
-  newKey?.catch(() => undefined); // awaited below; a sandbox that fails to start drops it
+  if (stored && profile && profile.keyFingerprint !== stored.fingerprint) {
+    profile = profiles.attachKey(profile.id, stored.fingerprint);
+    log.log('warn', "Mended the Sandbox profile: its key's fingerprint was not recorded", {
+      profileId: profile.id,
+    });
+  }
+  const newKey = stored ? undefined : typeof newKeyFor === 'function' ? newKeyFor() : newKeyFor;
+  newKey?.catch(() => undefined); // attached below; a sandbox that fails to start drops it
   const merchant = { login: SANDBOX_LOGIN, controlKey, endpointId: SANDBOX_ENDPOINT };
 
   const sandbox = await startSandbox({
@@ -355,9 +384,14 @@ async function startEmbeddedSandbox(
     }
     await options.secrets.set(profile.id, 'control-key', controlKey);
     if (newKey) {
-      const material = await newKey;
-      sandbox.replaceMerchant({ ...merchant, publicKeyPem: material.publicKeySpkiPem });
-      await keys.attach(profile.id, material);
+      keys
+        .attachWhenMade(profile.id, newKey, (material) =>
+          sandbox.replaceMerchant({ ...merchant, publicKeyPem: material.publicKeySpkiPem }),
+        )
+        .catch((error: unknown) => {
+          // Said again by whatever needs the key (PendingKeys); the next start makes a new one.
+          log.log('error', "The Sandbox profile's RSA key could not be made", { error });
+        });
     }
     return { sandbox, profile, firstRun };
   } catch (error) {

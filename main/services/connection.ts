@@ -6,6 +6,7 @@ import { forgetPrivateKey, type Credentials } from '../gateway/request';
 import type { SecretStore } from '../secrets';
 import type { Profile, Profiles } from '../store/profiles';
 import { ServiceError } from './errors';
+import { PendingKeys } from './pending-keys';
 
 export type ClientFactory = (credentials: Credentials) => GatewayClient;
 
@@ -39,9 +40,12 @@ export class Connections {
     private readonly profiles: Profiles,
     private readonly secrets: SecretStore,
     private readonly makeClient: ClientFactory = defaultClientFactory(),
+    /** Keys still being made (the built-in Sandbox's, at start): a request waits for its key. */
+    private readonly pending: PendingKeys = new PendingKeys(),
   ) {}
 
   async credentialsFor(profile: Profile): Promise<Credentials> {
+    await this.pending.settled(profile.id);
     const controlKey = await this.secrets.get(profile.id, 'control-key');
     if (!controlKey) {
       throw new ServiceError(
@@ -51,6 +55,9 @@ export class Connections {
       );
     }
     const privateKeyPem = await this.secrets.get(profile.id, 'rsa-private-key');
+    // A key that was to be made and could not be: say so, rather than send without it.
+    const failure = privateKeyPem ? undefined : this.pending.failure(profile.id);
+    if (failure) throw new ServiceError('NO_SECRET', failure, 'key');
     return {
       baseUrl: profile.baseUrl,
       endpointId: profile.endpointId,
@@ -61,6 +68,8 @@ export class Connections {
   }
 
   async clientFor(profileId: string): Promise<{ profile: Profile; client: GatewayClient }> {
+    // The profile is read once its key is attached: the v4 operations' rules read its fingerprint.
+    await this.pending.settled(profileId);
     const profile = this.profiles.require(profileId);
     const credentials = await this.credentialsFor(profile);
     const kept = this.clients.get(profileId);

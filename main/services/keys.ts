@@ -4,6 +4,7 @@
 import type { KeyMaterial, KeySize } from '../keys';
 import type { SecretStore } from '../secrets';
 import type { KeyHistoryEntry, Profile, Profiles } from '../store/profiles';
+import { PendingKeys } from './pending-keys';
 
 /** node-forge, under main/keys, loads only when a key is made or read here, not at start. */
 const keys = () => import('../keys');
@@ -22,14 +23,21 @@ export class KeyService {
   constructor(
     private readonly profiles: Profiles,
     private readonly secrets: SecretStore,
-    /** Told when a profile's key changes (the embedded sandbox registers the new public key). */
-    private readonly onKeyChanged: (profile: Profile, publicKeySpkiPem: string) => void = () =>
-      undefined,
+    /**
+     * Told when a profile's key changes (the embedded sandbox registers the new public key);
+     * attaching waits for it, so a request signed with the new key finds it registered.
+     */
+    private readonly onKeyChanged: (
+      profile: Profile,
+      publicKeySpkiPem: string,
+    ) => void | Promise<void> = () => undefined,
     /** On a team: who may change a shared profile's key, and the team's record of it. */
     private readonly team?: {
       checkKey(profileId: string, fingerprint: string | undefined): void;
       keyAttached(profile: Profile): Promise<void>;
     },
+    /** Keys still being made (the built-in Sandbox's, at start): every call here waits for them. */
+    private readonly pending: PendingKeys = new PendingKeys(),
   ) {}
 
   async generate(profileId: string, bits: KeySize = 4096): Promise<PublicKeyView> {
@@ -51,6 +59,8 @@ export class KeyService {
     pem: string,
     passphrase?: string,
   ): Promise<{ fingerprint: string; bits: number }> {
+    // The rules compare with the profile's current key, which may still be being attached.
+    await this.pending.settled(profileId);
     this.profiles.require(profileId);
     const material = await (await keys()).importPrivateKey(pem, passphrase);
     this.profiles.checkKey(profileId, material.fingerprint);
@@ -60,6 +70,7 @@ export class KeyService {
 
   /** The profile's current public key, derived from the private key in the keychain. */
   async current(profileId: string): Promise<PublicKeyView | null> {
+    await this.pending.settled(profileId);
     this.profiles.require(profileId);
     const pem = await this.secrets.get(profileId, 'rsa-private-key');
     if (!pem) return null;
@@ -67,15 +78,43 @@ export class KeyService {
     return this.view(profileId, material);
   }
 
-  /** Stores and attaches key material made elsewhere (first run makes the sandbox's key). */
+  /**
+   * Stores and attaches key material (generated, imported, or made elsewhere). A key still being
+   * made for the profile is attached first: the new one replaces it, never the reverse.
+   */
   async attach(profileId: string, material: KeyMaterial): Promise<PublicKeyView> {
+    await this.pending.settled(profileId);
+    return this.store(profileId, material);
+  }
+
+  /**
+   * Attaches a key that is still being made (the built-in Sandbox's, at start) once `making`
+   * gives it, after `beforeAttach` (the sandbox learns its public key first); until then every
+   * call on this profile's key waits. Resolves when attached; rejects when it could not be
+   * (PendingKeys keeps why, for the calls that need the key; the next start mends the profile).
+   */
+  attachWhenMade(
+    profileId: string,
+    making: Promise<KeyMaterial>,
+    beforeAttach: (material: KeyMaterial) => void = () => undefined,
+  ): Promise<PublicKeyView> {
+    const work = making.then((material) => {
+      beforeAttach(material);
+      return this.store(profileId, material);
+    });
+    this.pending.track(profileId, work);
+    return work;
+  }
+
+  private async store(profileId: string, material: KeyMaterial): Promise<PublicKeyView> {
     // The rule first: a refused key must not replace the one in the keychain.
     this.profiles.requireWritable('attach a new key');
     this.profiles.checkKey(profileId, material.fingerprint);
     this.team?.checkKey(profileId, material.fingerprint);
     await this.secrets.set(profileId, 'rsa-private-key', material.privateKeyPkcs8Pem);
     const profile = this.profiles.attachKey(profileId, material.fingerprint);
-    this.onKeyChanged(profile, material.publicKeySpkiPem);
+    this.pending.attached(profileId);
+    await this.onKeyChanged(profile, material.publicKeySpkiPem);
     // On a team an admin's key becomes the team's key (after this desk's: see docs/team.md).
     await this.team?.keyAttached(profile);
     return this.view(profileId, material);

@@ -8,6 +8,7 @@ import type { SecretStore } from '../secrets';
 import type { Profile, ProfileInput, Profiles } from '../store/profiles';
 import { checkProfileText, ProfileError, validateProfileInput } from '../store/profiles';
 import type { Connections } from './connection';
+import { PendingKeys } from './pending-keys';
 import type { TeamProfiles, TeamProfileView } from './team-profiles';
 
 export interface ProfileView extends Profile {
@@ -27,9 +28,14 @@ export class ProfileService {
     private readonly connections: Connections,
     /** The team's shared profiles, when this desk is on a team. */
     private readonly team?: TeamProfiles,
+    /** Keys still being made (the built-in Sandbox's, at start): a profile is shown with its key. */
+    private readonly pending: PendingKeys = new PendingKeys(),
   ) {}
 
-  private async view(profile: Profile): Promise<ProfileView> {
+  private async view(shown: Profile): Promise<ProfileView> {
+    await this.pending.settled(shown.id);
+    // Read again after the wait: the key's fingerprint is written when it is attached.
+    const profile = this.profiles.get(shown.id) ?? shown;
     const [controlKey, privateKey] = await Promise.all([
       this.secrets.get(profile.id, 'control-key').catch(() => undefined),
       this.secrets.get(profile.id, 'rsa-private-key').catch(() => undefined),

@@ -2,15 +2,21 @@
 // start on the same data folder, a locked keychain, keys, and a scan of everything written
 // to disk for secrets and card data.
 
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import type { KeyMaterial } from '../../main/keys';
+import { generateNativeKeyMaterial } from '../../main/keys/native';
 import { fileLogger } from '../../main/log';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices, type StartOptions } from '../../main/services/app';
+import type { PublicKeyView } from '../../main/services/keys';
+import type { ProfileView } from '../../main/services/profiles';
 import { contentText } from '../../main/files';
 import { CARD_PAYOUT } from '../support/samples';
 
@@ -18,6 +24,7 @@ const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
 let dataDir: string;
 let secrets: MemorySecretStore;
 let services: PaydeskServices | undefined;
+let releaseHeld: (() => void) | undefined;
 
 const start = async (extra: Partial<StartOptions> = {}) => {
   services = await PaydeskServices.start({
@@ -38,6 +45,8 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
+  releaseHeld?.();
+  releaseHeld = undefined;
   await services?.close();
   services = undefined;
   rmSync(dataDir, { recursive: true, force: true });
@@ -105,33 +114,134 @@ describe('first start', () => {
   });
 });
 
-describe("the Sandbox profile's key, made while the first start does its other work", () => {
-  it('is in the sandbox and the keychain when start returns: an RSA-signed payout check works at once', async () => {
-    const app = await start();
-    const [profile] = await app.profiles.list();
-    const clientOrderId = app.orders.openAction().clientOrderId;
-    await app.payouts.check({
-      profileId: profile!.id,
-      clientOrderId,
-      ...CARD_PAYOUT,
-    });
-    expect(await app.orders.settled(clientOrderId)).toMatchObject({ status: 'checked' });
+describe("the Sandbox profile's key, made after start returns", () => {
+  /** The real key maker, whose key is held until the test releases it (or the test ends). */
+  const heldKeyMaker = () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    releaseHeld = release; // close waits for the key: a failed test must not hang there
+    let handOut!: (material: KeyMaterial) => void;
+    /** The key, once made and released. */
+    const made = new Promise<KeyMaterial>((resolve) => (handOut = resolve));
+    let handedOut = false;
+    const makeSandboxKey = async (bits: number) => {
+      const material = await generateNativeKeyMaterial(bits);
+      await released;
+      handedOut = true;
+      handOut(material);
+      return material;
+    };
+    return { makeSandboxKey, release, made, handedOut: () => handedOut };
+  };
+
+  it('start answers before the key exists; what needs the key waits for it, then works with it', async () => {
+    const key = heldKeyMaker();
+    const app = await start({ makeSandboxKey: key.makeSandboxKey });
+    // Ready while the key is held: the sandbox runs, the profile and its control key exist.
+    expect(app.report).toMatchObject({ firstRun: true, sandbox: { running: true } });
+    const profileId = app.report.sandbox.running ? app.report.sandbox.profileId : '';
+    expect(await secrets.get(profileId, 'control-key')).toBeTruthy();
+    expect(await secrets.get(profileId, 'rsa-private-key')).toBeUndefined();
+    await expect(app.journal.search({}, 0, 10)).resolves.toMatchObject({ rows: [] });
+
+    // Asked before the key exists: each must wait for it, or it would see no key.
+    const settled: string[] = [];
+    const note = <T>(name: string, call: Promise<T>) =>
+      call.finally(() => settled.push(name)).catch((error: unknown) => error);
+    const listed = note('list', app.profiles.list());
+    const current = note('current', app.keys.current(profileId));
+    const payoutId = app.orders.openAction().clientOrderId;
+    const payout = note(
+      'payout',
+      app.payouts.check({ profileId, clientOrderId: payoutId, ...CARD_PAYOUT }),
+    );
+    // Other calls go on meanwhile.
+    await app.journal.search({}, 0, 10);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toEqual([]);
+    expect(key.handedOut()).toBe(false);
+
+    key.release();
+    const made = await key.made;
+    const [profile] = (await listed) as ProfileView[];
+    expect(profile).toMatchObject({ hasPrivateKey: true, keyFingerprint: made.fingerprint });
+    expect(await current).toMatchObject({ fingerprint: made.fingerprint });
+    expect(await payout).toMatchObject({ entry: { operation: 'PAYOUT_V4_CHECK' } });
+    expect(await app.orders.settled(payoutId)).toMatchObject({ status: 'checked' });
   });
 
-  it('a start that ended before the key was kept leaves a profile the next start gives a key', async () => {
+  it('a key imported while the first is made replaces it, not the reverse', async () => {
+    const key = heldKeyMaker();
+    const app = await start({ makeSandboxKey: key.makeSandboxKey });
+    const profileId = app.report.sandbox.running ? app.report.sandbox.profileId : '';
+    // A key the person imports now replaces the one being made, not the reverse. (node-forge,
+    // which reads it, loaded first: the import would otherwise be slower than the key.)
+    await import('../../main/keys');
+    const imported = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    }).privateKey;
+    const importing = app.keys.import(profileId, imported).catch((error: unknown) => error);
+    await app.journal.search({}, 0, 10);
+    await new Promise((resolve) => setImmediate(resolve));
+    key.release();
+    const made = await key.made;
+    const attached = (await importing) as PublicKeyView;
+    expect(attached.fingerprint).not.toBe(made.fingerprint);
+    expect(await app.keys.current(profileId)).toMatchObject({ fingerprint: attached.fingerprint });
+    expect(attached.history.map((k) => [k.fingerprint, k.retiredAt === null])).toEqual([
+      [attached.fingerprint, true],
+      [made.fingerprint, false],
+    ]);
+    // The sandbox took the imported key too: a signed payout check with it works.
+    const againId = app.orders.openAction().clientOrderId;
+    await app.payouts.check({ profileId, clientOrderId: againId, ...CARD_PAYOUT });
+    expect(await app.orders.settled(againId)).toMatchObject({ status: 'checked' });
+  });
+
+  it('a quit while the key is made keeps it: close waits, and the next start has it', async () => {
+    const key = heldKeyMaker();
+    const first = await start({ makeSandboxKey: key.makeSandboxKey });
+    const closing = first.close();
+    key.release();
+    await closing;
+    services = undefined;
+    const made = await key.made;
+
+    let asked = 0;
+    const second = await start({
+      makeSandboxKey: (bits) => {
+        asked++;
+        return generateNativeKeyMaterial(bits);
+      },
+    });
+    const [profile] = await second.profiles.list();
+    expect(profile).toMatchObject({ hasPrivateKey: true, keyFingerprint: made.fingerprint });
+    expect(await secrets.get(profile!.id, 'rsa-private-key')).toBe(made.privateKeyPkcs8Pem);
+    expect(asked).toBe(0);
+  });
+
+  it('a key that cannot be kept: the calls that need it say why, and the next start gives one', async () => {
     // The keychain refuses the new private key once, as if the app had died before keeping it.
     const set = secrets.set.bind(secrets);
     let refused = false;
     secrets.set = (profileId, kind, value) => {
       if (kind === 'rsa-private-key' && !refused) {
         refused = true;
-        return Promise.reject(new Error('the process ended here'));
+        return Promise.reject(new Error('the keychain refused it'));
       }
       return set(profileId, kind, value);
     };
     const first = await start();
-    expect(first.report.sandbox.running).toBe(false);
-    expect((await first.profiles.list())[0]).toMatchObject({ hasPrivateKey: false });
+    expect(first.report.sandbox.running).toBe(true);
+    const [without] = await first.profiles.list();
+    expect(without).toMatchObject({ hasPrivateKey: false, keyFingerprint: null });
+    await expect(
+      first.orders.lookup(without!.id, { client_orderid: 'demo-sale-1001' }),
+    ).rejects.toThrow(
+      /RSA key could not be made at start \(the keychain refused it\).*start Paydesk again/,
+    );
     await first.close();
     services = undefined;
 
@@ -142,6 +252,23 @@ describe("the Sandbox profile's key, made while the first start does its other w
     await expect(
       second.orders.lookup(profile!.id, { client_orderid: 'demo-sale-1001' }),
     ).resolves.toMatchObject({ status: 'approved' });
+  });
+
+  it('a quit between the keychain and the database: the next start records the kept key', async () => {
+    const first = await start();
+    const [before] = await first.profiles.list();
+    await first.close();
+    services = undefined;
+    // The key is in the keychain; the database never learnt its fingerprint.
+    const db = new Database(join(dataDir, 'paydesk.sqlite'));
+    db.prepare('DELETE FROM profile_keys').run();
+    db.prepare('UPDATE profiles SET key_fingerprint = NULL').run();
+    db.close();
+
+    const second = await start();
+    const [after] = await second.profiles.list();
+    expect(after).toMatchObject({ hasPrivateKey: true, keyFingerprint: before!.keyFingerprint });
+    expect((await second.keys.current(after!.id))?.history).toHaveLength(1);
   });
 });
 
