@@ -3,7 +3,6 @@
 // hands it a data folder and the keychain, and the bridge hands its methods to the renderer.
 
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { KeySize } from '../keys';
@@ -107,14 +106,6 @@ export class PaydeskServices {
   static async start(options: StartOptions): Promise<PaydeskServices> {
     const log = options.log ?? silentLogger;
     const file = join(options.dataDir, 'paydesk.sqlite');
-    // A data folder without its database is a first start, whose Sandbox profile needs an RSA
-    // key: it is made now, on libuv's pool, while this thread creates the database and seeds the
-    // sandbox. Start does not wait for it: whatever needs the profile's key waits for it
-    // (PendingKeys, startEmbeddedSandbox). Unused (keychain or database unusable), it is dropped.
-    const makeKey = () =>
-      (options.makeSandboxKey ?? generateNativeKeyMaterial)(options.sandboxKeyBits ?? 2048);
-    const firstKey = existsSync(file) ? undefined : makeKey();
-    firstKey?.catch(() => undefined); // awaited, and so reported, only where it is used
     const store = openStore(file);
     const db = store.db;
     const storeReport: StartupReport['store'] = store.fault
@@ -218,16 +209,12 @@ export class PaydeskServices {
         },
       };
     } else {
-      const started = await startEmbeddedSandbox(
-        options,
-        profiles,
-        keys,
-        log,
-        firstKey ?? makeKey,
-      ).catch((error: unknown) => {
-        log.log('error', 'The built-in sandbox did not start', { error });
-        return { message: error instanceof Error ? error.message : String(error) };
-      });
+      const started = await startEmbeddedSandbox(options, profiles, keys, log).catch(
+        (error: unknown) => {
+          log.log('error', 'The built-in sandbox did not start', { error });
+          return { message: error instanceof Error ? error.message : String(error) };
+        },
+      );
       if ('sandbox' in started) {
         sandbox = started.sandbox;
         report = {
@@ -325,8 +312,6 @@ async function startEmbeddedSandbox(
   profiles: Profiles,
   keys: KeyService,
   log: Logger,
-  /** The key already being made for this start (a new data folder), or how to make one if needed. */
-  newKeyFor: Promise<KeyMaterial> | (() => Promise<KeyMaterial>),
 ): Promise<{ sandbox: Sandbox; profile: Profile; firstRun: boolean } | { message: string }> {
   const all = profiles.list();
   let profile = all.find((p) => p.embedded);
@@ -340,10 +325,12 @@ async function startEmbeddedSandbox(
     : undefined;
   // The sandbox's own secrets are Paydesk's to make: if the keychain lost them, make new ones.
   controlKey ??= randomUUID().toUpperCase();
-  // The sandbox's own key, made and read with node:crypto alone (keys/native.ts). A new one is
-  // made off this thread and attached after start returns (KeyService.attachWhenMade: the
-  // sandbox learns it, then the keychain keeps it, then the database its fingerprint; whatever
-  // needs the key waits for all three). A start that ended before then leaves a profile without
+  // The sandbox's own key, made and read with node:crypto alone (keys/native.ts). A new one (the
+  // first start's, or a start's that finds the profile without one) is not on the way to ready:
+  // 100-300 ms of CPU on libuv's pool, begun once start has returned so it does not take a core
+  // from start's own work, and attached when made (KeyService.attachWhenMade: the sandbox learns
+  // it, then the keychain keeps it, then the database its fingerprint). Whatever needs the key
+  // waits for all three (PendingKeys). A start that ended before then leaves a profile without
   // a key (or no profile), or a key in the keychain whose fingerprint the database lacks: the
   // next start mends either here.
   const stored = privateKeyPem
@@ -355,8 +342,6 @@ async function startEmbeddedSandbox(
       profileId: profile.id,
     });
   }
-  const newKey = stored ? undefined : typeof newKeyFor === 'function' ? newKeyFor() : newKeyFor;
-  newKey?.catch(() => undefined); // attached below; a sandbox that fails to start drops it
   const merchant = { login: SANDBOX_LOGIN, controlKey, endpointId: SANDBOX_ENDPOINT };
 
   const sandbox = await startSandbox({
@@ -383,10 +368,16 @@ async function startEmbeddedSandbox(
       profile = profiles.setBaseUrl(profile.id, sandbox.baseUrl);
     }
     await options.secrets.set(profile.id, 'control-key', controlKey);
-    if (newKey) {
+    if (!stored) {
+      const makeKey = options.makeSandboxKey ?? generateNativeKeyMaterial;
+      const bits = options.sandboxKeyBits ?? 2048;
+      const afterStart = new Promise<void>((resolve) => setImmediate(resolve));
       keys
-        .attachWhenMade(profile.id, newKey, (material) =>
-          sandbox.replaceMerchant({ ...merchant, publicKeyPem: material.publicKeySpkiPem }),
+        .attachWhenMade(
+          profile.id,
+          afterStart.then(() => makeKey(bits)),
+          (material) =>
+            sandbox.replaceMerchant({ ...merchant, publicKeyPem: material.publicKeySpkiPem }),
         )
         .catch((error: unknown) => {
           // Said again by whatever needs the key (PendingKeys); the next start makes a new one.

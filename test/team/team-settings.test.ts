@@ -66,12 +66,12 @@ describe('the team journal settings, before any database', () => {
     );
   });
 
-  it('a team.json that cannot be read is an error saying where it is, not the local journal', () => {
+  it('a team.json that cannot be read is an error saying where it is, not the local journal', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paydesk-team-bad-'));
     try {
       const file = join(dir, 'team.json');
       writeFileSync(file, '{"version":1,"settings":{"host":""}}');
-      expect(() => readTeamSettings(dir)).toThrow(file);
+      await expect(readTeamSettings(dir)).rejects.toThrow(file);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -46,7 +46,7 @@ export interface JournalAtStartOptions {
 export async function openJournalAtStart(options: JournalAtStartOptions): Promise<StartupJournal> {
   let settings;
   try {
-    settings = readTeamSettings(options.dataDir);
+    settings = await readTeamSettings(options.dataDir);
   } catch (error) {
     return unopened(options, 'the team journal', (error as Error).message);
   }

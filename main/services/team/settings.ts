@@ -1,25 +1,24 @@
 // Where a desk keeps its team journal settings: everything but the password in team.json in the
 // desk's data folder (small, validated on every read, written whole by rename so a crash leaves
 // the old file or the new one), the password in the OS keychain. No file: the local journal.
+// The file's schema (zod) loads only when there is a file to read or one to write.
 
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { z } from 'zod';
-
-import { teamSettingsSchema } from '../../../preload/team-contract';
 import type { SecretStore } from '../../secrets';
 import type { TeamSettings } from '../../store/postgres/connect';
 import { ServiceError } from '../errors';
+import type { SavedTeamSettings } from './settings-file';
+
+export type { SavedTeamSettings } from './settings-file';
+
+const fileSchema = () => import('./settings-file');
 
 export const TEAM_SETTINGS_FILE = 'team.json';
 /** The keychain "profile" of the team password: account `team-journal:team-password`. */
 export const TEAM_SECRET_ID = 'team-journal';
-
-export type SavedTeamSettings = z.output<typeof teamSettingsSchema>;
-
-const fileSchema = z.object({ version: z.literal(1), settings: teamSettingsSchema }).strict();
 
 export function teamSettingsFile(dataDir: string): string {
   return join(dataDir, TEAM_SETTINGS_FILE);
@@ -30,33 +29,35 @@ export function teamSettingsFile(dataDir: string): string {
  * throws, saying where it is and what to do: the desk must not quietly go back to its own journal
  * (that would split the team's).
  */
-export function readTeamSettings(dataDir: string): SavedTeamSettings | undefined {
+export async function readTeamSettings(dataDir: string): Promise<SavedTeamSettings | undefined> {
   const file = teamSettingsFile(dataDir);
   if (!existsSync(file)) return undefined;
-  let parsed: z.ZodSafeParseResult<z.output<typeof fileSchema>>;
+  const { parseTeamFile } = await fileSchema();
+  let parsed: ReturnType<typeof parseTeamFile>;
   try {
-    parsed = fileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    parsed = parseTeamFile(JSON.parse(readFileSync(file, 'utf8')));
   } catch (error) {
     throw new ServiceError(
       'INPUT',
       `The team journal settings in ${file} cannot be read (${(error as Error).message}). Enter them again in Settings -> Team journal, or remove the file to use this desk's own journal.`,
     );
   }
-  if (!parsed.success)
+  if (!parsed.ok)
     throw new ServiceError(
       'INPUT',
-      `The team journal settings in ${file} are not valid (${parsed.error.issues[0]?.message ?? 'unknown field'}). Enter them again in Settings -> Team journal, or remove the file to use this desk's own journal.`,
+      `The team journal settings in ${file} are not valid (${parsed.reason}). Enter them again in Settings -> Team journal, or remove the file to use this desk's own journal.`,
     );
-  return parsed.data.settings;
+  return parsed.settings;
 }
 
-export function writeTeamSettings(dataDir: string, settings: SavedTeamSettings): void {
+export async function writeTeamSettings(
+  dataDir: string,
+  settings: SavedTeamSettings,
+): Promise<void> {
   const file = teamSettingsFile(dataDir);
-  const checked = teamSettingsSchema.parse(settings);
+  const content = (await fileSchema()).teamFileContent(settings);
   const temporary = `${file}.${randomUUID()}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify({ version: 1, settings: checked }, null, 2)}\n`, {
-    mode: 0o600,
-  });
+  writeFileSync(temporary, content, { mode: 0o600 });
   renameSync(temporary, file);
 }
 

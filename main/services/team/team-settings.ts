@@ -32,7 +32,7 @@ export class TeamSettingsService {
   ) {}
 
   async current(): Promise<SettingsView> {
-    const settings = readTeamSettings(this.dataDir) ?? null;
+    const settings = (await readTeamSettings(this.dataDir)) ?? null;
     const passwordSaved = settings ? (await readTeamPassword(this.secrets)) !== undefined : false;
     return { settings, passwordSaved, file: teamSettingsFile(this.dataDir) };
   }
@@ -60,7 +60,7 @@ export class TeamSettingsService {
     const found = await this.test(input);
     const { settings, password } = await this.complete(input);
     await saveTeamPassword(this.secrets, password);
-    writeTeamSettings(this.dataDir, settings);
+    await writeTeamSettings(this.dataDir, settings);
     return found;
   }
 

@@ -60,7 +60,7 @@ export async function teamDesk(
 ): Promise<Harness & { cleanUp(): void }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-team-'));
   const secrets = new MemorySecretStore();
-  writeTeamSettings(dataDir, {
+  await writeTeamSettings(dataDir, {
     host: '127.0.0.1',
     port: cluster.port,
     database: team.team.database,
