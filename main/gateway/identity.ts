@@ -13,9 +13,44 @@ interface Identified {
   orderId?: string;
 }
 
-/** The request's own fields, read back from the exact body that was sent. */
-function requestFields(request: PreparedRequest): URLSearchParams {
-  return new URLSearchParams(request.body);
+/** The ids a request asks about, as its body says them. */
+interface AskedIds {
+  /** The body these ids were read from. */
+  body: string;
+  clientOrderId: string | undefined;
+  orderid: string | undefined;
+}
+
+/**
+ * Ids noted when a request was built, by request. Reading them back from the body took a
+ * URLSearchParams parse per answer; a note is used only while the request's body is still the
+ * very text it was made for, so a body changed after preparing is read afresh.
+ */
+const notedIds = new WeakMap<PreparedRequest, AskedIds>();
+
+/**
+ * Notes the ids of a request just built from `fields`: the exact name=value pairs its body
+ * encodes (percent-encoding over well-formed text, which URLSearchParams decodes back to the
+ * same strings), so these are the ids the body says.
+ */
+export function noteAskedIds(request: PreparedRequest, fields: Readonly<Record<string, string>>) {
+  notedIds.set(request, {
+    body: request.body,
+    clientOrderId: fields.client_orderid ?? fields['client-order-id'],
+    orderid: fields.orderid,
+  });
+}
+
+/** The request's own ids, read back from the exact body that was sent. */
+function askedIds(request: PreparedRequest): AskedIds {
+  const noted = notedIds.get(request);
+  if (noted && noted.body === request.body) return noted;
+  const fields = new URLSearchParams(request.body);
+  return {
+    body: request.body,
+    clientOrderId: fields.get('client_orderid') ?? fields.get('client-order-id') ?? undefined,
+    orderid: fields.get('orderid') ?? undefined,
+  };
 }
 
 /** True when the request asked about an id and the answer names another one. */
@@ -31,12 +66,10 @@ function differs(asked: string | undefined, said: string | undefined): boolean {
  * paynet-order-id, not the one it acts on, so only status answers are held to the orderid.)
  */
 export function checkIdentity(request: PreparedRequest, answer: Identified): void {
-  const fields = requestFields(request);
-  const clientOrderId = fields.get('client_orderid') ?? fields.get('client-order-id') ?? undefined;
+  const { clientOrderId, orderid } = askedIds(request);
   if (differs(clientOrderId, answer.clientOrderId))
     throw new IdentityError('merchant-order-id', clientOrderId ?? '', answer.clientOrderId);
   if (answer.type !== 'status-response') return;
-  const orderid = fields.get('orderid') ?? undefined;
   if (differs(orderid, answer.orderId))
     throw new IdentityError('paynet-order-id', orderid ?? '', answer.orderId);
   // An answer that names neither id cannot be tied to the request at all.

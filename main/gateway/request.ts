@@ -6,6 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { controlChecksum } from './checksum';
 import { InputError } from './errors';
 import { validateFields } from './fields';
+import { noteAskedIds } from './identity';
 import {
   authorizationHeader,
   hmacSha1Signature,
@@ -140,7 +141,25 @@ export function operationUrl(baseUrl: string, path: string, endpointId: string):
 
 /** application/x-www-form-urlencoded with RFC 3986 encoding (a space is %20, never +). */
 export function encodeForm(pairs: readonly Pair[]): string {
-  return pairs.map(([name, value]) => `${percentEncode(name)}=${percentEncode(value)}`).join('&');
+  // A loop, not map and join: every request encodes its body once.
+  let form = '';
+  for (let i = 0; i < pairs.length; i++) {
+    const [name, value] = pairs[i] as Pair;
+    form += `${i === 0 ? '' : '&'}${percentEncode(name)}=${percentEncode(value)}`;
+  }
+  return form;
+}
+
+/** The request as it will be sent; the ids it asks about are noted for the identity check. */
+function prepared(url: string, headers: Record<string, string>, body: Record<string, string>) {
+  const request: PreparedRequest = {
+    method: 'POST',
+    url,
+    headers,
+    body: encodeForm(Object.entries(body)),
+  };
+  noteAskedIds(request, body);
+  return request;
 }
 
 /**
@@ -174,7 +193,7 @@ export function buildRequest(
       controlKey: credentials.controlKey,
       fields: body,
     });
-    return { method: 'POST', url, headers, body: encodeForm(Object.entries(body)) };
+    return prepared(url, headers, body);
   }
 
   const method: OAuthSignatureMethod = def.auth.kind === 'oauth-hmac' ? 'HMAC-SHA1' : 'RSA-SHA256';
@@ -193,7 +212,7 @@ export function buildRequest(
     ? rsaSha256Signature(base, privateKey)
     : hmacSha1Signature(base, credentials.controlKey);
   headers.Authorization = authorizationHeader({ ...oauth, oauth_signature: signature });
-  return { method: 'POST', url, headers, body: encodeForm(Object.entries(body)) };
+  return prepared(url, headers, body);
 }
 
 /**
