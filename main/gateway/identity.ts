@@ -3,7 +3,7 @@
 // adopted. Done once, here, so every caller of the client gets it.
 
 import { IdentityError } from './errors';
-import type { PreparedRequest } from './request';
+import { notedAskedIds, type AskedIds, type PreparedRequest } from './request';
 
 interface Identified {
   type: string;
@@ -13,38 +13,11 @@ interface Identified {
   orderId?: string;
 }
 
-/** The ids a request asks about, as its body says them. */
-interface AskedIds {
-  /** The body these ids were read from. */
-  body: string;
-  clientOrderId: string | undefined;
-  orderid: string | undefined;
-}
-
-/**
- * Ids noted when a request was built, by request. Reading them back from the body took a
- * URLSearchParams parse per answer; a note is used only while the request's body is still the
- * very text it was made for, so a body changed after preparing is read afresh.
- */
-const notedIds = new WeakMap<PreparedRequest, AskedIds>();
-
-/**
- * Notes the ids of a request just built from `fields`: the exact name=value pairs its body
- * encodes (percent-encoding over well-formed text, which URLSearchParams decodes back to the
- * same strings), so these are the ids the body says.
- */
-export function noteAskedIds(request: PreparedRequest, fields: Readonly<Record<string, string>>) {
-  notedIds.set(request, {
-    body: request.body,
-    clientOrderId: fields.client_orderid ?? fields['client-order-id'],
-    orderid: fields.orderid,
-  });
-}
-
 /** The request's own ids, read back from the exact body that was sent. */
 function askedIds(request: PreparedRequest): AskedIds {
-  const noted = notedIds.get(request);
-  if (noted && noted.body === request.body) return noted;
+  // Noted when the request was built, and only while its body is unchanged.
+  const noted = notedAskedIds(request);
+  if (noted) return noted;
   const fields = new URLSearchParams(request.body);
   return {
     body: request.body,

@@ -6,7 +6,6 @@ import type { KeyObject } from 'node:crypto';
 import { controlChecksum } from './checksum';
 import { InputError } from './errors';
 import { validateFields } from './fields';
-import { noteAskedIds } from './identity';
 import {
   authorizationHeader,
   hmacSha1Signature,
@@ -150,16 +149,59 @@ export function encodeForm(pairs: readonly Pair[]): string {
   return form;
 }
 
-/** The request as it will be sent; the ids it asks about are noted for the identity check. */
-function prepared(url: string, headers: Record<string, string>, body: Record<string, string>) {
-  const request: PreparedRequest = {
-    method: 'POST',
-    url,
-    headers,
-    body: encodeForm(Object.entries(body)),
-  };
-  noteAskedIds(request, body);
-  return request;
+/** The ids a request asks about, as its body says them: the identity check's side. */
+export interface AskedIds {
+  /** The exact body these ids are those of. */
+  body: string;
+  clientOrderId: string | undefined;
+  orderid: string | undefined;
+}
+
+/**
+ * A request as buildRequest made it: a PreparedRequest (the same own fields, in the same order,
+ * so copies and serialisation see nothing else) that also holds, privately, the ids its body
+ * asks about. Reading them back from the body took a URLSearchParams parse for every answer.
+ */
+class BuiltRequest implements PreparedRequest {
+  method = 'POST' as const;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  readonly #asked: AskedIds;
+
+  constructor(url: string, headers: Record<string, string>, body: string, asked: AskedIds) {
+    this.url = url;
+    this.headers = headers;
+    this.body = body;
+    this.#asked = asked;
+  }
+
+  static askedIds(request: PreparedRequest): AskedIds | undefined {
+    return #asked in request ? request.#asked : undefined;
+  }
+}
+
+/**
+ * The ids noted when `request` was built, while its body is still the text they were noted
+ * for; undefined for a request built elsewhere (a copy, a journal's) or whose body was replaced.
+ */
+export function notedAskedIds(request: PreparedRequest): AskedIds | undefined {
+  const asked = BuiltRequest.askedIds(request);
+  return asked && asked.body === request.body ? asked : undefined;
+}
+
+/**
+ * The request as it will be sent. Its ids are noted from the very fields its body encodes:
+ * percent-encoding of well-formed text (validateFields refuses any other), which
+ * URLSearchParams decodes back to the same strings, so they are the ids the body says.
+ */
+function prepared(url: string, headers: Record<string, string>, fields: Record<string, string>) {
+  const body = encodeForm(Object.entries(fields));
+  return new BuiltRequest(url, headers, body, {
+    body,
+    clientOrderId: fields.client_orderid ?? fields['client-order-id'],
+    orderid: fields.orderid,
+  });
 }
 
 /**

@@ -169,14 +169,16 @@ class Exchange {
 
   start(): void {
     const { request, target, options } = this;
-    const body = Buffer.from(request.body, 'utf8');
+    // The body goes to node:http as text: a string given to end() is joined to the headers and
+    // leaves in one write (a Buffer would be a second chunk, sent with writev), the same bytes.
+    const body = request.body;
     const requestOptions: https.RequestOptions = {
       method: request.method,
       protocol: target.secure ? 'https:' : 'http:',
       hostname: target.hostname,
       port: target.port,
       path: target.path,
-      headers: { ...request.headers, 'Content-Length': String(body.length) },
+      headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(body, 'utf8')) },
       ...(options.agent ? { agent: options.agent } : {}),
       // Explicit, so NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment cannot turn checks off.
       ...(target.secure
@@ -191,7 +193,7 @@ class Exchange {
     req.on('error', (error: NodeJS.ErrnoException) => this.onRequestError(error));
     this.timer = setTimeout(() => this.onTimeout(), this.timeoutMs);
     options.signal?.addEventListener('abort', this, { once: true });
-    req.end(body);
+    req.end(body, 'utf8');
   }
 
   private finish(): boolean {

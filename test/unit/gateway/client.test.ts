@@ -79,6 +79,32 @@ describe('GatewayClient over HTTP', () => {
     });
   });
 
+  it('sends a body that is not ASCII byte for byte, its Content-Length counted in bytes', async () => {
+    // The transport hands node:http the body as text; the bytes on the wire must be its UTF-8.
+    const body = 'orderid=9013&comment=Café à 5 € 👍';
+    let seen: { length?: string; bytes?: Buffer } = {};
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen = { length: req.headers['content-length'], bytes: Buffer.concat(chunks) };
+        res
+          .writeHead(200, vnd)
+          .end('{"type":"status-response","status":"approved","paynet-order-id":"9013"}');
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const client = new GatewayClient(credentialsFor(`http://127.0.0.1:${port}`));
+    const request = { ...client.prepare('STATUS', { orderid: '9013' }), body };
+    await expect(client.sendPrepared(request, 'status-response')).resolves.toMatchObject({
+      orderId: '9013',
+    });
+    expect(seen.bytes?.equals(Buffer.from(body, 'utf8'))).toBe(true);
+    expect(seen.length).toBe(String(Buffer.byteLength(body, 'utf8')));
+  });
+
   it('types the answer by the operation: a hosted form gives the redirect address', async () => {
     const port = await listen(http.createServer(), (_req, _body, res) => {
       res
