@@ -286,6 +286,22 @@ describe('bad input is refused before anything is signed', () => {
     ).toThrow(/oauth_nonce is computed/);
   });
 
+  it('field names are checked on every request, not only the first time', () => {
+    // Names once accepted are remembered; a refused one never is, however often it comes.
+    for (let i = 0; i < 3; i++) {
+      expect(() => buildRequest('STATUS', { orderid: '1', control: 'abc' }, credentials)).toThrow(
+        /control is computed by Paydesk/,
+      );
+      expect(() => buildRequest('STATUS', { orderid: '1', 'bad name': 'x' }, credentials)).toThrow(
+        '"bad name" is not a valid field name.',
+      );
+      expect(() =>
+        buildRequest('STATUS', { orderid: 1 as unknown as string }, credentials),
+      ).toThrow('orderid must be text.');
+      expect(buildRequest('STATUS', { orderid: ' 1 ' }, credentials).body).toMatch(/^orderid=1&/);
+    }
+  });
+
   it('card data a clerk mistyped', () => {
     expect(() =>
       buildRequest(
