@@ -94,10 +94,11 @@ export function validateBaseUrl(baseUrl: string): URL {
  * its profile's base URL and builds its URL, and a profile's base URL rarely changes.
  * Bounded: cleared when it grows past a few profiles' worth.
  */
-const checkedBaseUrls = new Map<string, Map<string, string>>();
+const checkedBaseUrls = new Map<string, Map<string, Map<string, string>>>();
 const CHECKED_BASE_URLS_KEPT = 64;
 
-function checkedBaseUrl(baseUrl: string): Map<string, string> {
+/** A valid base URL's operation URLs, by endpoint id and then path. */
+function checkedBaseUrl(baseUrl: string): Map<string, Map<string, string>> {
   let urls = checkedBaseUrls.get(baseUrl);
   if (!urls) {
     validateBaseUrl(baseUrl); // throws for a bad one, which is never kept
@@ -126,14 +127,19 @@ function validateCredentials(credentials: Credentials): void {
 
 /** `{baseUrl}{path}/{endpointId}`, keeping the base URL's path prefix. */
 export function operationUrl(baseUrl: string, path: string, endpointId: string): string {
-  const urls = checkedBaseUrl(baseUrl);
-  const key = `${path}\n${endpointId}`;
-  let url = urls.get(key);
+  // Two lookups by strings whose hashes V8 keeps, not one by a key joined (and hashed) anew.
+  const byEndpoint = checkedBaseUrl(baseUrl);
+  let urls = byEndpoint.get(endpointId);
+  if (!urls) {
+    urls = new Map();
+    byEndpoint.set(endpointId, urls);
+  }
+  let url = urls.get(path);
   if (url === undefined) {
     const base = validateBaseUrl(baseUrl);
     const prefix = base.pathname.replace(/\/+$/, '');
     url = `${base.origin}${prefix}${path}/${encodeURIComponent(endpointId.trim())}`;
-    urls.set(key, url);
+    urls.set(path, url);
   }
   return url;
 }
