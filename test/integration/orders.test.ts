@@ -16,6 +16,7 @@ import { Connections } from '../../main/services/connection';
 import { OrderService } from '../../main/services/orders';
 import { openDatabase, type Db } from '../../main/store/database';
 import { Journal } from '../../main/store/journal';
+import { syncFile } from '../../main/store/durability';
 import { SqliteJournalPort } from '../../main/store/sqlite-port';
 import { Profiles } from '../../main/store/profiles';
 
@@ -30,13 +31,14 @@ let service: OrderService;
 let profileId: string;
 let direct: GatewayClient;
 
-async function newService(): Promise<OrderService> {
+/** `syncWal`: how the journal's WAL is synced to disk (SqliteJournalPort's option). */
+async function newService(syncWal?: (path: string) => Promise<void>): Promise<OrderService> {
   const secrets = new MemorySecretStore();
   await secrets.set(profileId, 'control-key', CONTROL_KEY);
   const profiles = new Profiles(db);
   return new OrderService(
     db,
-    new SqliteJournalPort(db, journal),
+    new SqliteJournalPort(db, journal, syncWal ? { syncWal } : {}),
     new Connections(profiles, secrets),
     {
       operator: 'ann',
@@ -306,5 +308,66 @@ describe('start after a crash', () => {
     await service.settled(clientOrderId);
     expect(journal.get(clientOrderId)).toMatchObject({ state: 'final', status: 'approved' });
     expect(sandboxCount('reversal')).toBe(1);
+  });
+});
+
+// The write-ahead entry is synced to disk off the main thread (store/durability.ts WalSync): the
+// refund leaves only after that fsync; when it fails nothing leaves and the entry says so.
+describe('the write-ahead entry on disk', () => {
+  it('sends the refund only after its entry is synced to disk', async () => {
+    const orderId = await approvedOrder(direct, 'SALE', '10.00');
+    const synced: { at: number; returnsThen: number }[] = [];
+    await service.close();
+    const orders = (service = await newService(async (path) => {
+      await syncFile(path);
+      synced.push({ at: synced.length, returnsThen: sandboxCount('reversal') });
+    }));
+    const { clientOrderId } = orders.openAction();
+    const refund = await orders.refund({
+      profileId,
+      orderid: orderId,
+      clientOrderId,
+      amount: '4.00',
+      reason: 'Damaged',
+    });
+    expect(refund.entry.state).not.toBe('refused');
+    expect(synced).toEqual([{ at: 0, returnsThen: 0 }]);
+    expect(sandboxCount('reversal')).toBe(1);
+  });
+
+  it('sends nothing when the disk refuses the sync, and the entry says it was not sent', async () => {
+    const orderId = await approvedOrder(direct, 'SALE', '10.00');
+    await service.close();
+    const orders = (service = await newService(() =>
+      Promise.reject(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' })),
+    ));
+    const { clientOrderId } = orders.openAction();
+    await expect(
+      orders.refund({
+        profileId,
+        orderid: orderId,
+        clientOrderId,
+        amount: '4.00',
+        reason: 'Damaged',
+      }),
+    ).rejects.toMatchObject({
+      code: 'IO',
+      message: expect.stringMatching(/disk error .*could not be synced to disk: EIO/) as string,
+    });
+    expect(sandboxCount('reversal')).toBe(0);
+    expect(journal.get(clientOrderId)).toMatchObject({
+      state: 'refused',
+      errorCode: 'NOT_SENT',
+    });
+    // The same action again: recorded as not sent, so still nothing leaves.
+    const again = await orders.refund({
+      profileId,
+      orderid: orderId,
+      clientOrderId,
+      amount: '4.00',
+      reason: 'Damaged',
+    });
+    expect(again).toMatchObject({ replayed: true, entry: { state: 'refused' } });
+    expect(sandboxCount('reversal')).toBe(0);
   });
 });
