@@ -13,7 +13,7 @@ import { afterAll, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 
 import { MIGRATIONS } from '../../main/store/migrations';
-import { CARD_PAYOUT } from '../support/samples';
+import { CARD_PAYOUT, PHONE_ORDER_LINK } from '../support/samples';
 import { closeSharedBrowser, startHarness } from '../harness/harness';
 import { FENCED_SCREENS, fenceProblems, READY } from './shots/fence';
 
@@ -97,12 +97,7 @@ it('a database it may not write: every changing control greyed, reading, copying
     await first.services.payLinks.create({
       profileId: profile!.id,
       clientOrderId: first.services.orders.openAction().clientOrderId,
-      kind: 'sale',
-      amount: '42.00',
-      currency: 'EUR',
-      email: 'anna@example.com',
-      description: 'Phone order 7781: two tickets',
-      returnUrl: 'https://shop.example/thanks',
+      ...PHONE_ORDER_LINK,
     });
   } finally {
     await first.close();

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TransportError } from '../../main/gateway/errors';
 import type { PayLinkRequest } from '../../main/services/paylinks';
 import { openDesk, type Desk } from '../support/desk';
-import { TEST_CARD } from '../support/samples';
+import { PHONE_ORDER_LINK, TEST_CARD } from '../support/samples';
 
 let desk: Desk;
 
@@ -20,12 +20,7 @@ function link(patch: Partial<PayLinkRequest> = {}): PayLinkRequest {
   return {
     profileId: desk.profileId,
     clientOrderId: desk.path.openAction().clientOrderId,
-    kind: 'sale',
-    amount: '42.00',
-    currency: 'EUR',
-    email: 'anna@example.com',
-    description: 'Phone order 7781: two tickets',
-    returnUrl: 'https://shop.example/thanks',
+    ...PHONE_ORDER_LINK,
     ...patch,
   };
 }

@@ -152,3 +152,13 @@ export const CARD_PAYOUT = {
   purpose: 'Refund of deposit',
   description: 'Deposit back for booking 4411',
 } as const;
+
+/** A payment link's terms for a phone order (PayLinkService.create without profile and id). */
+export const PHONE_ORDER_LINK = {
+  kind: 'sale',
+  amount: '42.00',
+  currency: 'EUR',
+  email: 'anna@example.com',
+  description: 'Phone order 7781: two tickets',
+  returnUrl: 'https://shop.example/thanks',
+} as const;
