@@ -26,7 +26,7 @@ import { GatewayError, InputError, ValidationError } from './gateway/errors';
 import { KeyError } from './keys/errors';
 import { silentLogger, type Logger } from './log';
 import { SecretStoreError, SecretStoreUnavailableError } from './secrets';
-import { ServiceError } from './services/errors';
+import { isNothingSent, ServiceError } from './services/errors';
 import { toStoreError } from './store/errors';
 import { JournalError } from './store/journal';
 import { ProfileError } from './store/profiles';
@@ -93,12 +93,20 @@ function zodDetails(error: ZodError): {
   return { ...(field ? { field } : {}), details };
 }
 
-/** Turns anything a handler throws into what the renderer shows: a code and a sentence. */
+/**
+ * Turns anything a handler throws into what the renderer shows: a code and a sentence, and
+ * `nothingSent` when the action path knows its request never left.
+ */
 export function toBridgeError(
   error: unknown,
   log: Logger = silentLogger,
   databaseFile = '',
 ): BridgeErrorData {
+  const data = describeError(error, log, databaseFile);
+  return isNothingSent(error) ? { ...data, nothingSent: true } : data;
+}
+
+function describeError(error: unknown, log: Logger, databaseFile: string): BridgeErrorData {
   if (error instanceof ZodError) {
     const { field, details } = zodDetails(error);
     return {

@@ -851,6 +851,8 @@ export interface BridgeErrorData {
   /** The field to fix, when there is one. */
   field?: string;
   details?: unknown;
+  /** The action's request never left this desk: the screen says "Nothing was sent". */
+  nothingSent?: true;
 }
 
 export type BridgeResult<T> = { ok: true; data: T } | { ok: false; error: BridgeErrorData };

@@ -33,7 +33,7 @@ import {
 } from '../store/port';
 import type { Profile } from '../store/profiles';
 import type { Connections } from './connection';
-import { ServiceError } from './errors';
+import { markNothingSent, ServiceError } from './errors';
 import { InFlight, type InFlightOptions } from './in-flight';
 import { ACTION_OF_OPERATION } from './journal-action';
 
@@ -90,6 +90,11 @@ export interface ActionResult {
 
 const ACTION_ID = /^pd-[a-z0-9-]{6,64}$/;
 
+/** An action written ahead and ready to send, or an action id already in the journal. */
+type Begun =
+  | { client: GatewayClient; entry: JournalEntry; decided: PreparedRequest }
+  | { resume: JournalEntry };
+
 export class ActionPath {
   readonly inFlight: InFlight;
   /** The tail of the calls made with each action id: the next one waits for it. */
@@ -126,6 +131,27 @@ export class ActionPath {
   }
 
   private async runOnce<Before>(call: ActionCall<Before>): Promise<ActionResult> {
+    let begun: Begun;
+    try {
+      begun = await this.begin(call);
+    } catch (error) {
+      // Everything before this point happens before the request can leave: whatever failed
+      // (a rule, the store, the database's own constraints), nothing reached the gateway.
+      throw markNothingSent(error);
+    }
+    if ('resume' in begun) return this.resume(begun.resume, call);
+    this.options.onEntryChanged?.(begun.entry);
+    return {
+      entry: await this.inFlight.send(begun.client, begun.entry, begun.decided),
+      replayed: false,
+    };
+  }
+
+  /**
+   * The action up to its write-ahead: the rules, the signed request and its journal entry; or the
+   * entry already recorded under this action id, to resume. Sends nothing.
+   */
+  private async begin<Before>(call: ActionCall<Before>): Promise<Begun> {
     // A store that cannot journal (read-only file, a support login): nothing is sent.
     await this.journal.requireWritable(call.what ?? 'send it');
     const { clientOrderId } = call;
@@ -138,7 +164,7 @@ export class ActionPath {
     }
     // A retry of an action already recorded: never send blindly.
     const existing = await this.journal.get(clientOrderId);
-    if (existing) return this.resume(existing, call);
+    if (existing) return { resume: existing };
 
     const { client, profile } = await this.connections.clientFor(call.profileId);
     const before = call.before ? await call.before(client, profile) : (undefined as Before);
@@ -186,12 +212,8 @@ export class ActionPath {
         claim = { claimed };
       }
     }
-    if (claim.claimed) return this.resume(claim.claimed, call);
-    this.options.onEntryChanged?.(claim.entry);
-    return {
-      entry: await this.inFlight.send(client, claim.entry, claim.decided),
-      replayed: false,
-    };
+    if (claim.claimed) return { resume: claim.claimed };
+    return { client, entry: claim.entry, decided: claim.decided };
   }
 
   /** A retry with a client_orderid already in the journal: the same action, never sent again. */

@@ -24,3 +24,21 @@ export class ServiceError extends Error {
     this.name = 'ServiceError';
   }
 }
+
+/** Errors thrown before an action's request could leave this desk (action-path.ts). */
+const nothingSentErrors = new WeakSet<object>();
+
+/**
+ * Marks an error as thrown before the action's request left: nothing reached the gateway, so the
+ * screen says "Nothing was sent" and keeps the form, whatever the error's kind (a store's
+ * refusal, a broken rule of the database, a missing key). Only the action path marks errors;
+ * everything else stays "may or may not have reached the gateway".
+ */
+export function markNothingSent<E>(error: E): E {
+  if (typeof error === 'object' && error !== null) nothingSentErrors.add(error);
+  return error;
+}
+
+export function isNothingSent(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && nothingSentErrors.has(error);
+}

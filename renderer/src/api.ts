@@ -8,10 +8,13 @@ export class BridgeError extends Error {
   readonly code: string;
   readonly field?: string;
   readonly details?: unknown;
+  /** The action's request never left the desk (the main process knows it). */
+  readonly nothingSent: boolean;
   constructor(error: BridgeErrorData) {
     super(error.message);
     this.name = 'BridgeError';
     this.code = error.code;
+    this.nothingSent = error.nothingSent === true;
     if (error.field !== undefined) this.field = error.field;
     if (error.details !== undefined) this.details = error.details;
   }
@@ -45,6 +48,46 @@ export function isStoreRefusal(error: unknown): boolean {
   if (!(error instanceof BridgeError) || error.code !== 'STORE') return false;
   const storeCode = (error.details as { storeCode?: unknown } | undefined)?.storeCode;
   return typeof storeCode === 'string' && REFUSING_STORES.has(storeCode);
+}
+
+/** The caller's input was wrong: nothing was written or sent; fix the field and go on. */
+export const FIELD_CODES: ReadonlySet<string> = new Set([
+  'INVALID_REQUEST',
+  'INPUT',
+  'AMOUNT',
+  'REASON',
+]);
+/** A rule or a missing secret stopped the action before anything was written or sent. */
+const STOPPED_CODES = new Set([
+  'NOT_ALLOWED',
+  'PENDING',
+  'NO_SECRET',
+  'PROFILE',
+  'KEY',
+  'KEYCHAIN',
+]);
+/** The gateway said no (nothing processed) or the id is spent: a new attempt needs a new id. */
+const CLOSED_CODES = new Set(['GATEWAY_REFUSED', 'AUTH', 'ACTION_MISMATCH']);
+
+/**
+ * What a failed send of a money action means, for every screen that sends one:
+ * - `stopped`: nothing was sent (bad input, a rule, a store's refusal, or anything the main
+ *   process says failed before the request left); the form stays, with the same action id;
+ * - `closed`: the gateway said no, or the action id is spent; a new attempt needs a new id;
+ * - `unknown`: the request may or may not have reached the gateway; only "Try again" (the same
+ *   id, which asks the gateway first) is safe.
+ */
+export function sendFailure(error: unknown): 'stopped' | 'closed' | 'unknown' {
+  if (!(error instanceof BridgeError)) return 'unknown';
+  if (CLOSED_CODES.has(error.code)) return 'closed';
+  if (
+    error.nothingSent ||
+    FIELD_CODES.has(error.code) ||
+    STOPPED_CODES.has(error.code) ||
+    isStoreRefusal(error)
+  )
+    return 'stopped';
+  return 'unknown';
 }
 
 /** The message to show for anything a call threw. */

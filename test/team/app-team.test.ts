@@ -8,6 +8,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { toBridgeError } from '../../main/bridge';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices } from '../../main/services/app';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';
@@ -67,6 +68,44 @@ describe.skipIf(!withPostgres)('the app on a team journal (real PostgreSQL)', ()
       expect(await bob.get(clientOrderId)).toMatchObject({ state: 'final', amountMinor: 100n });
       const again = await app.orders.lookup(profile!.id, { orderid: order.orderId });
       expect(again.refunded).toBe('1.00');
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+
+  it('refuses a refund on the desk’s own Sandbox before sending it, and says nothing was sent', async () => {
+    // The built-in Sandbox stays this desk's training profile (docs/team.md): the team journal
+    // holds only shared profiles, so its actions cannot be journaled there.
+    const app = await PaydeskServices.start({
+      dataDir: mkdtempSync(join(tmpdir(), 'paydesk-app-team-sandbox-')),
+      secrets: new MemorySecretStore(),
+      operator: 'whoever-the-os-says',
+      wait: { delayAfter: () => 25, giveUpAfterMs: 20_000 },
+      sandboxDelayMs: 50,
+      journal: team.desk('ann', 'Front-1'),
+    });
+    try {
+      const sandboxProfile = (await app.profiles.list()).find((p) => p.embedded);
+      expect(sandboxProfile).toBeDefined();
+      const profileId = sandboxProfile!.id;
+      const order = await app.orders.lookup(profileId, { client_orderid: 'demo-sale-1001' });
+      const { clientOrderId } = app.orders.openAction();
+      const refused = await app.orders
+        .refund({
+          profileId,
+          orderid: order.orderId,
+          clientOrderId,
+          amount: '1.00',
+          reason: 'Goodwill',
+        })
+        .catch((e: unknown) => e);
+      const shown = toBridgeError(refused);
+      // The screen keeps the form and says "Nothing was sent", never "may or may not".
+      expect(shown.nothingSent).toBe(true);
+      expect(shown.message).toMatch(/Sandbox.*only the team.s shared profiles.*Nothing was sent/s);
+      expect(await app.port.get(clientOrderId)).toBeUndefined();
+      const again = await app.orders.lookup(profileId, { orderid: order.orderId });
+      expect(again.refunded).toBe(order.refunded);
     } finally {
       await app.close();
     }

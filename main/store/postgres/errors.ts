@@ -39,6 +39,9 @@ const CERTIFICATE_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+/** The journal's reference to paydesk.profiles (PostgreSQL's name for it: migrations.ts). */
+const PROFILE_REFERENCE = 'journal_profile_id_fkey';
+
 /** What node-postgres throws, without a code, when the connection is gone. */
 const GONE_MESSAGES = [
   'Connection terminated',
@@ -102,6 +105,14 @@ export function toTeamError(error: unknown, where: string): unknown {
   if (!isPg) return error;
   const mapped = codeOf(sqlState, text);
   if (mapped === 'JOURNAL') return new JournalError(text);
+  // 23503 on the journal's profile: the entry names a profile the team does not share, which
+  // is how a desk's own profile (its built-in Sandbox) meets the team journal.
+  if (sqlState === '23503' && (error as { constraint?: unknown }).constraint === PROFILE_REFERENCE)
+    return new StoreError(
+      'CONSTRAINT',
+      "Actions on this desk's own profiles (the built-in Sandbox is one) cannot be journaled while the desk is on a team: the team journal holds only the team's shared profiles. Nothing was sent. Use a shared profile, or leave the team journal (Settings -> Team journal) to practise on the Sandbox.",
+      { cause: error, sqliteCode: `PG_${sqlState}` },
+    );
   const detail =
     mapped === 'UNREACHABLE' || mapped === 'BUSY' ? `${where}: ${text}` : `${where} said: ${text}`;
   const sentence =

@@ -259,6 +259,28 @@ describe('ActionPanel', () => {
     expect(calls.refund).toHaveLength(1);
   });
 
+  it('any failure the main process says came before sending: "Nothing was sent", the same id kept', async () => {
+    // A database rule broken at the write-ahead (a desk's own Sandbox on a team journal): the
+    // store code alone says nothing about sending; the main process knows nothing left.
+    const sentence = 'Actions on this desk’s own profiles cannot be journaled. Nothing was sent.';
+    const constraint = { code: 'STORE', message: sentence, details: { storeCode: 'CONSTRAINT' } };
+    script.refund.push(() => ({ ok: false, error: { ...constraint, nothingSent: true } }));
+    script.refund.push(() => ({ ok: false, error: constraint }));
+    renderPanel();
+    await fillAndConfirm('10.00');
+    expect(await screen.findByText('Nothing was sent:')).toBeTruthy();
+    expect(screen.getByText(sentence)).toBeTruthy();
+    expect(screen.queryByText(/may or may not have reached the gateway/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect((amountField() as HTMLInputElement).value).toBe('10.00');
+
+    // The same store error without the main process's word: it may have left.
+    review();
+    fireEvent.click(await screen.findByRole('button', { name: 'Refund 10.00 EUR' }));
+    expect(await screen.findByText(/may or may not have reached the gateway/)).toBeTruthy();
+    expect(calls.refund.map((r) => r.clientOrderId)).toEqual(['pd-test-1', 'pd-test-1']);
+  });
+
   it('after the gateway refused, a corrected attempt is a new action with a new id', async () => {
     script.refund.push(() => ({
       ok: false,
@@ -337,7 +359,7 @@ describe('ActionPanel', () => {
     await waitFor(() => expect(calls.openAction).toBe(1));
     expect((amountField() as HTMLInputElement).value).toBe('');
     expect(panelFigures()).toMatchObject({
-      'Already refunded': 'at least 0.00 EUR',
+      'Already refunded': 'Unknown: the gateway knows',
       'Left to refund': 'Unknown: the gateway knows',
     });
     expect(screen.getByText(/only the gateway knows what is left/)).toBeTruthy();

@@ -8,27 +8,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 
 import type { JournalRow } from '../../../../preload/contract';
-import { BridgeError, errorMessage, isStoreRefusal, paydesk, unwrap } from '../../api';
+import { BridgeError, errorMessage, paydesk, sendFailure, unwrap } from '../../api';
 import { keys } from '../../queries';
 import { SETTLED_STATES, useJournalEntry } from '../orders/hooks';
 
 export type Phase = 'edit' | 'confirm' | 'sending' | 'sent' | 'lost' | 'refused';
-
-/** Nothing was written or sent: fix the input (or what the sentence says) and go on. */
-const STOPPED_CODES = new Set([
-  'INVALID_REQUEST',
-  'INPUT',
-  'AMOUNT',
-  'REASON',
-  'NOT_ALLOWED',
-  'PENDING',
-  'NO_SECRET',
-  'PROFILE',
-  'KEY',
-  'KEYCHAIN',
-]);
-/** The gateway said no (nothing processed) or the id is spent: a new attempt needs a new id. */
-const CLOSED_CODES = new Set(['GATEWAY_REFUSED', 'AUTH', 'ACTION_MISMATCH']);
 
 export interface MoneyAction<Req> {
   clientOrderId: string | undefined;
@@ -94,14 +78,14 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
         setResult(await send(toSend));
         setPhase('sent');
       } catch (error) {
-        const code = error instanceof BridgeError ? error.code : '';
-        if (STOPPED_CODES.has(code) || isStoreRefusal(error)) {
+        const failure = sendFailure(error);
+        if (failure === 'stopped') {
           setPhase('edit');
           setStopped({
             error,
             ...(error instanceof BridgeError && error.field ? { field: error.field } : {}),
           });
-        } else if (CLOSED_CODES.has(code)) {
+        } else if (failure === 'closed') {
           setSendError(error);
           setPhase('refused');
         } else {

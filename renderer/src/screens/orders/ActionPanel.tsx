@@ -12,34 +12,26 @@ import {
   type JournalRow,
   type OrderViewData,
 } from '../../../../preload/contract';
-import { BridgeError, errorMessage, isStoreRefusal, paydesk, unwrap } from '../../api';
+import { BridgeError, errorMessage, FIELD_CODES, paydesk, sendFailure, unwrap } from '../../api';
 import { ConfirmDialog, typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import type { ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { SETTLED_STATES, useJournalEntry } from './hooks';
-import { amountProblem, normalisedAmount, showMoney } from './money';
+import {
+  amountProblem,
+  GATEWAY_KNOWS,
+  lowerBoundUnknown,
+  normalisedAmount,
+  showMoney,
+} from './money';
 import { ACTION_WORDS, STATE_WORDS, type ActionKind } from './words';
 
 type ActionRequest = z.input<typeof actionRequestSchema>;
 type Field = 'amount' | 'reason' | 'note';
 type FieldErrors = Partial<Record<Field, string>>;
 type Phase = 'edit' | 'confirm' | 'sending' | 'sent' | 'lost' | 'refused';
-
-/** The caller's input was wrong: nothing was written or sent; fix the field and go on. */
-const FIELD_CODES = new Set(['INVALID_REQUEST', 'INPUT', 'AMOUNT', 'REASON']);
-/** A rule or a missing secret stopped the action before anything was written or sent. */
-const STOPPED_CODES = new Set([
-  'NOT_ALLOWED',
-  'PENDING',
-  'NO_SECRET',
-  'PROFILE',
-  'KEY',
-  'KEYCHAIN',
-]);
-/** The gateway said no (nothing processed) or the id is spent: a new attempt needs a new id. */
-const CLOSED_CODES = new Set(['GATEWAY_REFUSED', 'AUTH', 'ACTION_MISMATCH']);
 
 const HAS_AMOUNT: Record<ActionKind, boolean> = {
   capture: true,
@@ -215,7 +207,8 @@ export function ActionPanel({
     } catch (error) {
       const code = error instanceof BridgeError ? error.code : '';
       const field = error instanceof BridgeError ? error.field : undefined;
-      if (FIELD_CODES.has(code)) {
+      const failure = sendFailure(error);
+      if (failure === 'stopped' && FIELD_CODES.has(code)) {
         setSent(undefined);
         setConfirmed(undefined);
         setPhase('edit');
@@ -225,12 +218,12 @@ export function ActionPanel({
         } else {
           setFormError(error);
         }
-      } else if (STOPPED_CODES.has(code) || isStoreRefusal(error)) {
+      } else if (failure === 'stopped') {
         setSent(undefined);
         setConfirmed(undefined);
         setPhase('edit');
         setFormError(error);
-      } else if (CLOSED_CODES.has(code)) {
+      } else if (failure === 'closed') {
         setSendError(error);
         setPhase('refused');
       } else {
@@ -302,10 +295,14 @@ export function ActionPanel({
         {kind !== 'void' && already !== null && (
           <div>
             <dt>{alreadyLabel}</dt>
-            <dd className="money">
-              {alreadyAtLeast ? 'at least ' : ''}
-              {showMoney(already)} {currency}
-            </dd>
+            {lowerBoundUnknown(already, alreadyAtLeast) ? (
+              <dd>{GATEWAY_KNOWS}</dd>
+            ) : (
+              <dd className="money">
+                {alreadyAtLeast ? 'at least ' : ''}
+                {showMoney(already)} {currency}
+              </dd>
+            )}
           </div>
         )}
         {action.max !== undefined ? (
@@ -319,7 +316,7 @@ export function ActionPanel({
           alreadyAtLeast && (
             <div>
               <dt>{leftLabel}</dt>
-              <dd>Unknown: the gateway knows</dd>
+              <dd>{GATEWAY_KNOWS}</dd>
             </div>
           )
         )}

@@ -9,7 +9,7 @@ import { hrefOf } from '../../route';
 import { refParam } from './ref';
 import { SavedCard, ThreeDsAddress } from './ThreeDsAddress';
 import { operationWords, STATE_WORDS, statusLabel, typeWords } from './words';
-import { showMoney } from './money';
+import { GATEWAY_KNOWS, lowerBoundUnknown, showMoney } from './money';
 
 export function OrderDetails({
   order,
@@ -33,6 +33,8 @@ export function OrderDetails({
       'Unknown: the journal cannot be read'
     ) : text === null ? (
       '—'
+    ) : lowerBoundUnknown(text, lowerBound) ? (
+      GATEWAY_KNOWS
     ) : lowerBound ? (
       <>at least {money(text)}</>
     ) : (
@@ -46,7 +48,7 @@ export function OrderDetails({
         : text !== null
           ? money(text)
           : unknownWhy
-            ? 'Unknown: the gateway knows'
+            ? GATEWAY_KNOWS
             : '—';
 
   return (

@@ -31,6 +31,17 @@ export function showMoney(text: string | null | undefined): string {
 }
 
 /**
+ * A figure the gateway knows better than the journal (captures or refunds made elsewhere) is at
+ * least what the journal saw; "at least 0.00" says nothing, so it is shown as unknown.
+ */
+export function lowerBoundUnknown(text: string, atLeast: boolean): boolean {
+  return atLeast && /^0+(\.0+)?$/.test(text.trim());
+}
+
+/** The words for a lower bound of zero: only the gateway knows the figure. */
+export const GATEWAY_KNOWS = 'Unknown: the gateway knows';
+
+/**
  * Why `text` cannot be sent as an amount of at most `max`, or undefined when it can. Without
  * `max` only the gateway knows what is left (changes made outside Paydesk).
  */
