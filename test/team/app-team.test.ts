@@ -32,15 +32,19 @@ describe.skipIf(!withPostgres)('the app on a team journal (real PostgreSQL)', ()
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('writes its refunds to the team journal, where another desk sees them', async () => {
-    const app = await PaydeskServices.start({
-      dataDir,
+  /** Ann's desk on the team journal, with its own data folder (and so its own Sandbox). */
+  const annsDesk = (folder: string) =>
+    PaydeskServices.start({
+      dataDir: folder,
       secrets: new MemorySecretStore(),
       operator: 'whoever-the-os-says',
       wait: { delayAfter: () => 25, giveUpAfterMs: 20_000 },
       sandboxDelayMs: 50,
       journal: team.desk('ann', 'Front-1'),
     });
+
+  it('writes its refunds to the team journal, where another desk sees them', async () => {
+    const app = await annsDesk(dataDir);
     try {
       expect(app.port.store).toBe('postgres');
       expect(await app.reconciled).toEqual([]);
@@ -76,14 +80,8 @@ describe.skipIf(!withPostgres)('the app on a team journal (real PostgreSQL)', ()
   it('refuses a refund on the desk’s own Sandbox before sending it, and says nothing was sent', async () => {
     // The built-in Sandbox stays this desk's training profile (docs/team.md): the team journal
     // holds only shared profiles, so its actions cannot be journaled there.
-    const app = await PaydeskServices.start({
-      dataDir: mkdtempSync(join(tmpdir(), 'paydesk-app-team-sandbox-')),
-      secrets: new MemorySecretStore(),
-      operator: 'whoever-the-os-says',
-      wait: { delayAfter: () => 25, giveUpAfterMs: 20_000 },
-      sandboxDelayMs: 50,
-      journal: team.desk('ann', 'Front-1'),
-    });
+    const folder = mkdtempSync(join(tmpdir(), 'paydesk-app-team-sandbox-'));
+    const app = await annsDesk(folder);
     try {
       const sandboxProfile = (await app.profiles.list()).find((p) => p.embedded);
       expect(sandboxProfile).toBeDefined();
@@ -108,6 +106,7 @@ describe.skipIf(!withPostgres)('the app on a team journal (real PostgreSQL)', ()
       expect(again.refunded).toBe(order.refunded);
     } finally {
       await app.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   }, 60_000);
 });
