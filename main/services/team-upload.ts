@@ -8,6 +8,7 @@
 
 import type { Db } from '../store/database';
 import { Journal, type JournalEntry } from '../store/journal';
+import { IN_FLIGHT_SQL } from '../store/journal-filter';
 import { uploadBatch, type UploadEntry } from '../store/postgres/upload';
 import { PgProfiles, type SharedProfile } from '../store/postgres/profiles';
 import { identityOf } from '../store/team-mirror';
@@ -54,7 +55,6 @@ export interface UploadOptions {
   onBatch?: (done: number, total: number) => void | Promise<void>;
 }
 
-const UNSETTLED = `state IN ('sending', 'acknowledged', 'unknown')`;
 const LISTED = 10;
 
 export class TeamUploadService {
@@ -167,7 +167,7 @@ export class TeamUploadService {
       unsettled: (
         this.db
           .prepare(
-            `SELECT client_orderid, operation, state, created_at FROM journal j WHERE ${UNSETTLED}
+            `SELECT client_orderid, operation, state, created_at FROM journal j WHERE ${IN_FLIGHT_SQL}
              AND NOT EXISTS (SELECT 1 FROM profiles p WHERE p.id = j.profile_id AND p.embedded = 1)
              ORDER BY id`,
           )

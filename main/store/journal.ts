@@ -15,6 +15,7 @@ import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
 import { withoutFsync } from './durability';
+import { IN_FLIGHT_SQL, type JournalFilter } from './journal-filter';
 import { JournalPages } from './journal-pages';
 import {
   acknowledgeRule,
@@ -30,8 +31,7 @@ import type { HandSettlement, JournalAnswer as GatewayAnswer, JournalProblem } f
 import { redactFields } from './redact';
 
 export type JournalState = 'sending' | 'acknowledged' | 'final' | 'refused' | 'unknown';
-/** States in which the gateway's final word on the entry is still owed. */
-export const IN_FLIGHT: readonly JournalState[] = ['sending', 'acknowledged', 'unknown'];
+export { IN_FLIGHT, type JournalFilter } from './journal-filter';
 
 export interface NewJournalEntry {
   clientOrderId: string;
@@ -117,27 +117,6 @@ export interface JournalAnswer {
 
 /** Answer fields kept in an entry's result; anything else of an answer is not kept. */
 export type EntryResult = Readonly<Record<string, string>>;
-
-export interface JournalFilter {
-  /**
-   * Matches exactly any id an entry carries: its own client_orderid and orderid, and the
-   * target order's orderid and shop id (client_orderid).
-   */
-  orderRef?: string;
-  email?: string;
-  status?: string;
-  state?: JournalState;
-  /** Only entries whose final answer is still owed (sending, acknowledged, unknown). */
-  pending?: boolean;
-  /** The gateway operation (CAPTURE, RETURN, VOID). */
-  operation?: string;
-  /** What the clerk did (capture, partial-capture, refund, partial-refund, void, cancel-hold). */
-  action?: string;
-  profileId?: string;
-  /** ISO timestamps, inclusive from, exclusive to. */
-  from?: string;
-  to?: string;
-}
 
 export interface Page<T> {
   rows: T[];
@@ -457,7 +436,7 @@ export class Journal {
   /** Entries whose final answer is still owed, oldest first: what a start must reconcile. */
   inFlight(profileId?: string): JournalEntry[] {
     const rows = this.statement(
-      `SELECT * FROM journal WHERE state IN ('sending', 'acknowledged', 'unknown')
+      `SELECT * FROM journal WHERE ${IN_FLIGHT_SQL}
          ${profileId ? 'AND profile_id = @profileId' : ''} ORDER BY id`,
     )
       .safeIntegers(true)

@@ -44,6 +44,7 @@ import {
   type NewJournalEntry,
   type OrderClaim,
 } from '../port';
+import { filterConditions, IN_FLIGHT_SQL, whereOf } from '../journal-filter';
 import { redactFields } from '../redact';
 import { toTeamError } from './errors';
 import { OrderBusyError, withOrderLock, type OrderRef } from './order-lock';
@@ -153,7 +154,6 @@ const PAGE = 500;
 /** Claims of an order found held by a holder already gone, before the order counts as busy. */
 const CLAIM_TRIES = 3;
 const DEFAULT_CLAIM_WAIT_MS = 2_000;
-const IN_FLIGHT_SQL = `state IN ('sending', 'acknowledged', 'unknown')`;
 
 export class PgJournal implements JournalPort {
   readonly store = 'postgres' as const;
@@ -577,31 +577,19 @@ async function transaction<T>(
   }
 }
 
-/** The SQLite journal's filter (journal.ts whereClause), in PostgreSQL's words. */
+/** The filter's WHERE in PostgreSQL's words (journal-filter.ts says what each field means). */
 function whereClause(filter: JournalFilter): { where: string; values: string[] } {
-  const clauses: string[] = [];
   const values: string[] = [];
-  const param = (value: string) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  if (filter.orderRef) {
-    const p = param(filter.orderRef.trim());
-    clauses.push(`(orderid = ${p} OR target_orderid = ${p} OR client_orderid = ${p})`);
-  }
-  // SQLite's NOCASE folds ASCII letters only; lower() on ASCII e-mail addresses does the same.
-  if (filter.email) clauses.push(`lower(email) = lower(${param(filter.email.trim())})`);
-  for (const [key, column] of [
-    ['status', 'status'],
-    ['state', 'state'],
-    ['operation', 'operation'],
-    ['profileId', 'profile_id'],
-  ] as const) {
-    const value = filter[key];
-    if (value) clauses.push(`${column} = ${param(value)}`);
-  }
-  if (filter.pending) clauses.push(IN_FLIGHT_SQL);
-  if (filter.from) clauses.push(`created_at >= ${param(filter.from)}::timestamptz`);
-  if (filter.to) clauses.push(`created_at < ${param(filter.to)}::timestamptz`);
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', values };
+  const where = whereOf(
+    filterConditions(filter, {
+      bind(_field, value) {
+        values.push(value);
+        return `$${values.length}`;
+      },
+      // SQLite's NOCASE folds ASCII letters only; lower() on ASCII e-mail addresses does the same.
+      equalsIgnoringCase: (column, p) => `lower(${column}) = lower(${p})`,
+      time: (p) => `${p}::timestamptz`,
+    }),
+  );
+  return { where, values };
 }
