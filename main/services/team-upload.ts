@@ -9,6 +9,7 @@
 import type { Db } from '../store/database';
 import { Journal, type JournalEntry } from '../store/journal';
 import { IN_FLIGHT_SQL } from '../store/journal-filter';
+import { columnsOfEntry } from '../store/journal-row';
 import { uploadBatch, type UploadEntry } from '../store/postgres/upload';
 import { PgProfiles, type SharedProfile } from '../store/postgres/profiles';
 import { identityOf } from '../store/team-mirror';
@@ -224,34 +225,9 @@ export class TeamUploadService {
 }
 
 function toUpload(e: JournalEntry, target: Map<string, string>): UploadEntry {
-  return {
-    client_orderid: e.clientOrderId,
-    profile_id: target.get(e.profileId)!,
-    operator: e.operator,
-    operation: e.operation,
-    target_orderid: e.targetOrderId,
-    target_client_orderid: e.targetClientOrderId,
-    action: e.action,
-    changed_elsewhere: e.changedElsewhere,
-    orderid: e.orderId,
-    amount_minor: e.amountMinor === null ? null : e.amountMinor.toString(),
-    currency: e.currency,
-    reason: e.reason,
-    note: e.note,
-    email: e.email,
-    summary: e.summary,
-    state: e.state as 'final' | 'refused',
-    status: e.status,
-    error_code: e.errorCode,
-    error_message: e.errorMessage,
-    created_at: e.createdAt,
-    updated_at: e.updatedAt,
-    final_at: e.finalAt,
-    sent_at: e.sentAt,
-    settled_by: e.settledBy,
-    settle_reason: e.settleReason,
-    result: e.result,
-  };
+  // Only settled entries are uploaded (plan refuses the rest).
+  const state = e.state as UploadEntry['state'];
+  return { ...columnsOfEntry(e), profile_id: target.get(e.profileId)!, state };
 }
 
 const more = (total: number) => (total > LISTED ? `, and ${total - LISTED} more` : '');

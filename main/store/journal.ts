@@ -17,6 +17,7 @@ import type { Db } from './database';
 import { withoutFsync } from './durability';
 import { IN_FLIGHT_SQL, type JournalFilter } from './journal-filter';
 import { JournalPages } from './journal-pages';
+import { entryOfRow, type JournalRow } from './journal-row';
 import {
   acknowledgeRule,
   finishRule,
@@ -123,72 +124,6 @@ export interface Page<T> {
   total: number;
   offset: number;
   limit: number;
-}
-
-interface Row {
-  id: number | bigint;
-  client_orderid: string;
-  profile_id: string;
-  operator: string;
-  operation: string;
-  target_orderid: string | null;
-  target_client_orderid: string | null;
-  action: string | null;
-  changed_elsewhere: number | bigint;
-  orderid: string | null;
-  amount_minor: bigint | null;
-  currency: string | null;
-  reason: string | null;
-  note: string | null;
-  email: string | null;
-  summary: string;
-  state: JournalState;
-  status: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: string;
-  updated_at: string;
-  final_at: string | null;
-  sent_at: string | null;
-  lease_owner: string | null;
-  lease_until: string | null;
-  settled_by: string | null;
-  settle_reason: string | null;
-  result: string | null;
-}
-
-function toEntry(row: Row): JournalEntry {
-  return {
-    id: Number(row.id),
-    clientOrderId: row.client_orderid,
-    profileId: row.profile_id,
-    operator: row.operator,
-    operation: row.operation,
-    targetOrderId: row.target_orderid,
-    targetClientOrderId: row.target_client_orderid,
-    action: row.action,
-    changedElsewhere: Number(row.changed_elsewhere) === 1,
-    orderId: row.orderid,
-    amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
-    currency: row.currency,
-    reason: row.reason,
-    note: row.note,
-    email: row.email,
-    summary: JSON.parse(row.summary) as Record<string, string>,
-    state: row.state,
-    status: row.status,
-    errorCode: row.error_code,
-    errorMessage: row.error_message,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    finalAt: row.final_at,
-    sentAt: row.sent_at,
-    leaseOwner: row.lease_owner,
-    leaseUntil: row.lease_until,
-    settledBy: row.settled_by,
-    settleReason: row.settle_reason,
-    result: row.result ? (JSON.parse(row.result) as Record<string, string>) : {},
-  };
 }
 
 export class JournalError extends Error {
@@ -310,8 +245,8 @@ export class Journal {
   get(clientOrderId: string): JournalEntry | undefined {
     const row = this.statement('SELECT * FROM journal WHERE client_orderid = ?')
       .safeIntegers(true)
-      .get(clientOrderId) as Row | undefined;
-    return row ? toEntry(row) : undefined;
+      .get(clientOrderId) as JournalRow | undefined;
+    return row ? entryOfRow(row) : undefined;
   }
 
   private require(clientOrderId: string): JournalEntry {
@@ -440,16 +375,16 @@ export class Journal {
          ${profileId ? 'AND profile_id = @profileId' : ''} ORDER BY id`,
     )
       .safeIntegers(true)
-      .all(profileId ? { profileId } : {}) as Row[];
-    return rows.map(toEntry);
+      .all(profileId ? { profileId } : {}) as JournalRow[];
+    return rows.map(entryOfRow);
   }
 
   /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
   forTarget(orderId: string): JournalEntry[] {
     const rows = this.statement('SELECT * FROM journal WHERE target_orderid = ? ORDER BY id')
       .safeIntegers(true)
-      .all(orderId) as Row[];
-    return rows.map(toEntry);
+      .all(orderId) as JournalRow[];
+    return rows.map(entryOfRow);
   }
 
   /** Every entry of these profiles, oldest first (a desk's journal uploaded to its team). */
@@ -458,8 +393,8 @@ export class Journal {
       'SELECT * FROM journal WHERE profile_id IN (SELECT value FROM json_each(?)) ORDER BY id',
     )
       .safeIntegers(true)
-      .all(JSON.stringify(profileIds)) as Row[];
-    return rows.map(toEntry);
+      .all(JSON.stringify(profileIds)) as JournalRow[];
+    return rows.map(entryOfRow);
   }
 
   /** Pages and export batches (journal-pages.ts); made on first use. */
@@ -472,7 +407,7 @@ export class Journal {
   /** One page of the filter's entries, newest first, by offset; any page costs about the same. */
   search(filter: JournalFilter = {}, offset = 0, limit = 100): Page<JournalEntry> {
     const page = this.pages.page(filter, Math.max(0, offset), Math.max(1, Math.min(limit, 1000)));
-    return { rows: (page.rows as Row[]).map(toEntry), total: page.total, offset, limit };
+    return { rows: (page.rows as JournalRow[]).map(entryOfRow), total: page.total, offset, limit };
   }
 
   /**
@@ -480,7 +415,8 @@ export class Journal {
    * queries (the export yields to the event loop between batches).
    */
   *iterateBatches(filter: JournalFilter = {}, batchSize = 1000): Generator<JournalEntry[]> {
-    for (const rows of this.pages.batches(filter, batchSize)) yield (rows as Row[]).map(toEntry);
+    for (const rows of this.pages.batches(filter, batchSize))
+      yield (rows as JournalRow[]).map(entryOfRow);
   }
 
   /** Every entry matching the filter, newest first. */
