@@ -12,7 +12,7 @@ import { IN_FLIGHT_SQL } from '../store/journal-filter';
 import { columnsOfEntry } from '../store/journal-row';
 import { uploadBatch, type UploadEntry } from '../store/postgres/upload';
 import { PgProfiles, type SharedProfile } from '../store/postgres/profiles';
-import { identityOf } from '../store/team-mirror';
+import { identityOf, type LocalRow } from '../store/team-mirror';
 import { ServiceError } from './errors';
 import type { TeamProfiles } from './team-profiles';
 
@@ -153,15 +153,7 @@ export class TeamUploadService {
         `SELECT p.id, p.name, p.base_url, p.endpoint_id, p.login, p.embedded, count(*) AS n
          FROM journal j JOIN profiles p ON p.id = j.profile_id GROUP BY p.id ORDER BY p.name`,
       )
-      .all() as {
-      id: string;
-      name: string;
-      base_url: string;
-      endpoint_id: string;
-      login: string;
-      embedded: number;
-      n: number;
-    }[];
+      .all() as (Omit<LocalRow, 'team_role' | 'team_profile_id'> & { n: number })[];
     const plan: UploadPlan = {
       entries: counts.reduce((sum, c) => sum + c.n, 0),
       sandbox: 0,
