@@ -19,6 +19,7 @@ import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
 import { filterConditions, whereOf, type JournalFilter } from './journal-filter';
+import { Statements } from './statements';
 
 /**
  * A page this close to either end is found by stepping over at most this many ids in an index
@@ -82,7 +83,7 @@ function and(where: string, condition: string): string {
 }
 
 export class JournalPages {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: Statements;
   private readonly known = new Map<string, Known>();
 
   private readonly directSkip: number;
@@ -93,17 +94,13 @@ export class JournalPages {
     /** Smaller steps let tests reach every path with a small journal. */
     steps: { directSkip?: number; anchorEvery?: number } = {},
   ) {
+    this.statements = new Statements(db);
     this.directSkip = steps.directSkip ?? DIRECT_SKIP;
     this.anchorEvery = steps.anchorEvery ?? ANCHOR_EVERY;
   }
 
   private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.get(sql);
   }
 
   /** Changes whenever any row of the file was written, by this connection or another. */

@@ -30,6 +30,7 @@ import {
 } from './journal-rules';
 import type { HandSettlement, JournalAnswer as GatewayAnswer, JournalProblem } from './port';
 import { redactFields } from './redact';
+import { Statements } from './statements';
 
 export type JournalState = 'sending' | 'acknowledged' | 'final' | 'refused' | 'unknown';
 export { IN_FLIGHT, type JournalFilter } from './journal-filter';
@@ -147,20 +148,17 @@ const ENTRY_FIELD_OF: Readonly<Record<string, keyof JournalEntry>> = {
 
 export class Journal {
   /** Statements by their SQL text, compiled once (the texts never carry values). */
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: Statements;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.statements = new Statements(db);
+  }
 
   private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.get(sql);
   }
 
   /** Writes the entry before its request leaves; refuses a reused client_orderid. */
