@@ -211,6 +211,12 @@ export class JournalPages {
     return this.db.transaction(read).deferred();
   }
 
+  /** The newest entry's id, where batches start (null: the journal is empty). */
+  private newestId(): bigint | null {
+    return this.statement('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get() as
+      bigint | null;
+  }
+
   /**
    * As batches, but only `columns` followed by the id, each row an array (no objects made),
    * handed to `eachRow` one by one as SQLite steps through the batch; the generator yields
@@ -226,10 +232,7 @@ export class JournalPages {
     eachRow: (row: readonly unknown[]) => void,
   ): Generator<number> {
     const w = whereClause(filter);
-    const newest = this.statement('SELECT MAX(id) FROM journal')
-      .pluck()
-      .safeIntegers(true)
-      .get() as bigint | null;
+    const newest = this.newestId();
     if (newest === null) return;
     const next = this.statement(
       `SELECT ${columns.join(', ')}, id FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,
@@ -261,10 +264,7 @@ export class JournalPages {
    */
   *batches(filter: JournalFilter, size: number): Generator<unknown[]> {
     const w = whereClause(filter);
-    const newest = this.statement('SELECT MAX(id) FROM journal')
-      .pluck()
-      .safeIntegers(true)
-      .get() as bigint | null;
+    const newest = this.newestId();
     if (newest === null) return;
     const next = this.statement(
       `SELECT * FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,

@@ -166,49 +166,10 @@ export class Journal {
     // The last guard before the disk (journal-rules.ts, shared with the team journal).
     refuseCardData(entry);
     const at = this.now().toISOString();
-    const summary = redactFields(entry.fields);
-    let id: number | bigint;
-    try {
-      id = this.statement(
-        `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
-             currency, reason, note, email, summary, state, created_at, updated_at, sent_at,
-             lease_owner, lease_until, target_client_orderid, action,
-             changed_elsewhere)
-           VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
-             @currency, @reason, @note, @email, @summary, 'sending', @at, @at, @at,
-             @leaseOwner, @leaseUntil, @targetClientOrderId, @action,
-             @changedElsewhere)`,
-      ).run({
-        clientOrderId: entry.clientOrderId,
-        profileId: entry.profileId,
-        operator: entry.operator,
-        operation: entry.operation,
-        targetOrderId: entry.targetOrderId ?? null,
-        targetClientOrderId: entry.targetClientOrderId ?? null,
-        action: entry.action ?? null,
-        changedElsewhere: entry.changedElsewhere ? 1 : 0,
-        amountMinor: entry.amountMinor ?? null,
-        currency: entry.currency ?? null,
-        reason: entry.reason ?? null,
-        note: entry.note ?? null,
-        email: entry.email ?? null,
-        summary: JSON.stringify(summary),
-        at,
-        leaseOwner: entry.lease?.owner ?? null,
-        leaseUntil: entry.lease?.until.toISOString() ?? null,
-      }).lastInsertRowid;
-    } catch (error) {
-      if (String(error).includes('UNIQUE constraint failed: journal.client_orderid')) {
-        throw new JournalError(
-          `client_orderid ${entry.clientOrderId} is already in the journal; every operation needs a fresh one.`,
-        );
-      }
-      throw error;
-    }
-    // The entry as written, without reading it back: the INSERT above sets every column from
-    // these values (one statement, one commit).
-    return {
-      id: Number(id),
+    // The entry as written: the INSERT sets every column from it, so it is not read back (one
+    // statement, one commit); only its id comes from the database.
+    const written: JournalEntry = {
+      id: 0,
       clientOrderId: entry.clientOrderId,
       profileId: entry.profileId,
       operator: entry.operator,
@@ -223,7 +184,7 @@ export class Journal {
       reason: entry.reason ?? null,
       note: entry.note ?? null,
       email: entry.email ?? null,
-      summary,
+      summary: redactFields(entry.fields),
       state: 'sending',
       status: null,
       errorCode: null,
@@ -238,6 +199,31 @@ export class Journal {
       settleReason: null,
       result: {},
     };
+    let id: number | bigint;
+    try {
+      id = this.statement(
+        `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
+             currency, reason, note, email, summary, state, created_at, updated_at, sent_at,
+             lease_owner, lease_until, target_client_orderid, action,
+             changed_elsewhere)
+           VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
+             @currency, @reason, @note, @email, @summary, @state, @createdAt, @updatedAt, @sentAt,
+             @leaseOwner, @leaseUntil, @targetClientOrderId, @action,
+             @changedElsewhere)`,
+      ).run({
+        ...written,
+        summary: JSON.stringify(written.summary),
+        changedElsewhere: written.changedElsewhere ? 1 : 0,
+      }).lastInsertRowid;
+    } catch (error) {
+      if (String(error).includes('UNIQUE constraint failed: journal.client_orderid')) {
+        throw new JournalError(
+          `client_orderid ${entry.clientOrderId} is already in the journal; every operation needs a fresh one.`,
+        );
+      }
+      throw error;
+    }
+    return { ...written, id: Number(id) };
   }
 
   get(clientOrderId: string): JournalEntry | undefined {
