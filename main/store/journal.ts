@@ -329,12 +329,10 @@ export class Journal {
 
   /** Every state the entry went through, oldest first (written by a trigger, migration 5). */
   history(clientOrderId: string): JournalAnswer[] {
-    const rows = this.db
-      .prepare(
-        `SELECT state, status, orderid, error_code, error_message, at FROM journal_history
+    const rows = this.statement(
+      `SELECT state, status, orderid, error_code, error_message, at FROM journal_history
          WHERE client_orderid = ? ORDER BY id`,
-      )
-      .all(clientOrderId) as {
+    ).all(clientOrderId) as {
       state: JournalState;
       status: string | null;
       orderid: string | null;

@@ -170,12 +170,8 @@ export class PgJournal implements JournalPort {
     );
   }
 
-  async get(clientOrderId: string): Promise<JournalEntry | undefined> {
-    const { rows } = await this.query<JournalRow>(
-      'SELECT * FROM paydesk.journal WHERE client_orderid = $1',
-      [clientOrderId],
-    );
-    return rows[0] ? entryOfRow(rows[0]) : undefined;
+  get(clientOrderId: string): Promise<JournalEntry | undefined> {
+    return this.guard(() => read(this.pool, clientOrderId));
   }
 
   acknowledge(
@@ -464,7 +460,7 @@ export class PgJournal implements JournalPort {
   }
 }
 
-async function read(client: pg.ClientBase, clientOrderId: string) {
+async function read(client: pg.ClientBase | pg.Pool, clientOrderId: string) {
   const { rows } = await client.query<JournalRow>(
     'SELECT * FROM paydesk.journal WHERE client_orderid = $1',
     [clientOrderId],
