@@ -4,6 +4,8 @@
 
 import Database from 'better-sqlite3';
 
+import { Statements } from '../store/statements';
+
 export type TxKind =
   | 'sale'
   | 'preauth'
@@ -275,7 +277,7 @@ export class Store {
    * of a small query. The texts are fixed or built from column names only (never from values),
    * so the map stays small.
    */
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: Statements;
   /**
    * No queued transaction or recurring charge is due before this sandbox time (ms), so a
    * request can skip the due-work pass without reading the tables. Lowered whenever a due time
@@ -294,17 +296,13 @@ export class Store {
   private readonly memo: ReadMemo | undefined;
 
   constructor(readonly db: Db) {
+    this.statements = new Statements(db);
     this.inTransaction = db.transaction((fn: () => unknown) => fn());
     this.memo = db.memory ? new ReadMemo() : undefined;
   }
 
   private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.get(sql);
   }
 
   private insert(table: string, values: Record<string, unknown>): bigint {

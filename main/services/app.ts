@@ -404,7 +404,8 @@ async function joinTeamProfiles(
 ): Promise<void> {
   const team = opened.team;
   if (!team) return;
-  const session = await opened.session.get();
+  // Who the login is, as start's check just found it: not asked of the database again.
+  const session = opened.atStart ?? (await opened.session.get());
   const link = {
     pool: team.pool,
     login: session.login,
@@ -413,15 +414,17 @@ async function joinTeamProfiles(
     where: team.where,
     whoAmI: () => opened.session.get(),
   };
-  const joined = teamProfiles.join(link).catch((error: unknown) => {
-    log.log(
-      'error',
-      "The team's shared profiles could not be read; this desk shows its last copy",
-      {
-        where: team.where,
-        error,
-      },
-    );
-  });
+  const joined = teamProfiles
+    .join(link, { whoKnown: session.reachable })
+    .catch((error: unknown) => {
+      log.log(
+        'error',
+        "The team's shared profiles could not be read; this desk shows its last copy",
+        {
+          where: team.where,
+          error,
+        },
+      );
+    });
   if (session.reachable) await joined;
 }

@@ -8,6 +8,7 @@
 import { parseAmount } from '../gateway/amount';
 import type { StatusResponse } from '../gateway/response';
 import type { JournalEntry } from '../store/journal';
+import { IN_FLIGHT } from '../store/journal-filter';
 
 /** Which figures mean something for a transaction type. */
 export type FigureKind = 'hold' | 'payment' | 'amount-only';
@@ -37,7 +38,7 @@ export interface OrderFigures {
   changedElsewhere: boolean;
 }
 
-const LIVE_STATES = new Set(['sending', 'acknowledged', 'unknown']);
+const LIVE_STATES: ReadonlySet<string> = new Set(IN_FLIGHT);
 /** Transactions that take money and can be refunded (a capture is refunded on its own order). */
 export const PAYMENT_TYPES: ReadonlySet<string> = new Set([
   'sale',

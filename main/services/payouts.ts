@@ -10,6 +10,7 @@
 // another one through.
 
 import { formatMinor, parseAmount } from '../gateway/amount';
+import { IN_FLIGHT } from '../store/journal-filter';
 import type { JournalEntry } from '../store/port';
 import { maskPan } from '../store/redact';
 import type { ActionPath, ActionResult } from './action-path';
@@ -54,8 +55,6 @@ export const noRsaKey = (what: string) =>
   `${what} signed with the profile’s RSA key, and this profile has none. ` +
   'Open Keys, generate or import a key, and give public_key.pem to the gateway operator; then try again.';
 export const NO_RSA_KEY = noRsaKey('Two-step payouts are');
-
-const IN_FLIGHT_STATES: readonly JournalEntry['state'][] = ['sending', 'acknowledged', 'unknown'];
 
 /** The destination as the journal and the screens may show it: card numbers masked. */
 export function destinationLabel(fields: Readonly<Record<string, string>>): string {
@@ -227,7 +226,7 @@ export class PayoutService {
     for await (const check of journal.iterate({ operation: 'PAYOUT_V4_CHECK', profileId }))
       checks.push(check);
     for (const check of checks) {
-      const waiting = IN_FLIGHT_STATES.includes(check.state);
+      const waiting = IN_FLIGHT.includes(check.state);
       if (!waiting && !(check.state === 'final' && check.status === CHECKED)) continue;
       const pays = check.orderId ? livePays(await journal.forTarget(check.orderId)) : [];
       if (pays.some((p) => p.state === 'final')) continue;

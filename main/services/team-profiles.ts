@@ -32,7 +32,7 @@ export interface TeamLink {
   where: string;
   /**
    * Who the login is now, as the database says (the session's own check): read at every
-   * refresh, so a desk that started while the database was away, or whose person was moved to
+   * refresh (but a join's whose link is fresh), so a desk that started while the database was away, or whose person was moved to
    * another group, learns its groups without a restart.
    */
   whoAmI?: () => Promise<{ reachable: boolean; login: string; groups: string[] }>;
@@ -90,11 +90,13 @@ export class TeamProfiles {
   /**
    * The desk is on a team from now on: the team's profiles replace the local ones in lists. When
    * the database is away this throws, but the desk stays on the team and works from its last
-   * copy; the next list read after 30 s (refreshIfStale) or `refresh` tries again.
+   * copy; the next list read after 30 s (refreshIfStale) or `refresh` tries again. `whoKnown`:
+   * the link's login and groups are what the database said a moment ago (start's check).
    */
-  async join(team: TeamLink): Promise<MirrorReport> {
+  async join(team: TeamLink, options: { whoKnown?: boolean } = {}): Promise<MirrorReport> {
     this.link = { team, store: new PgProfiles(team.pool, team.where) };
-    return this.refresh();
+    // A link whose login and groups the database has just given needs no whoAmI now.
+    return this.refresh({ askWho: !options.whoKnown });
   }
 
   /** Back to a single desk: every profile, the shared copies included, is local again. */
@@ -104,10 +106,11 @@ export class TeamProfiles {
   }
 
   /** Reads the team's profiles into the mirror; a local profile with the same gateway identity lends its secrets. */
-  async refresh(): Promise<MirrorReport> {
+  async refresh(options: { askWho?: boolean } = {}): Promise<MirrorReport> {
     const link = this.requireLink();
     const report = this.mirror.replace(await link.store.list());
-    const me = await link.team.whoAmI?.().catch(() => undefined);
+    const me =
+      options.askWho === false ? undefined : await link.team.whoAmI?.().catch(() => undefined);
     if (me?.reachable && this.link === link)
       this.link = { ...link, team: { ...link.team, login: me.login, roles: me.groups } };
     this.refreshedAt = this.now();

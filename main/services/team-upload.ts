@@ -8,9 +8,11 @@
 
 import type { Db } from '../store/database';
 import { Journal, type JournalEntry } from '../store/journal';
+import { IN_FLIGHT_SQL } from '../store/journal-filter';
+import { columnsOfEntry } from '../store/journal-row';
 import { uploadBatch, type UploadEntry } from '../store/postgres/upload';
 import { PgProfiles, type SharedProfile } from '../store/postgres/profiles';
-import { identityOf } from '../store/team-mirror';
+import { identityOf, type LocalRow } from '../store/team-mirror';
 import { ServiceError } from './errors';
 import type { TeamProfiles } from './team-profiles';
 
@@ -54,7 +56,6 @@ export interface UploadOptions {
   onBatch?: (done: number, total: number) => void | Promise<void>;
 }
 
-const UNSETTLED = `state IN ('sending', 'acknowledged', 'unknown')`;
 const LISTED = 10;
 
 export class TeamUploadService {
@@ -152,22 +153,14 @@ export class TeamUploadService {
         `SELECT p.id, p.name, p.base_url, p.endpoint_id, p.login, p.embedded, count(*) AS n
          FROM journal j JOIN profiles p ON p.id = j.profile_id GROUP BY p.id ORDER BY p.name`,
       )
-      .all() as {
-      id: string;
-      name: string;
-      base_url: string;
-      endpoint_id: string;
-      login: string;
-      embedded: number;
-      n: number;
-    }[];
+      .all() as (Omit<LocalRow, 'team_role' | 'team_profile_id'> & { n: number })[];
     const plan: UploadPlan = {
       entries: counts.reduce((sum, c) => sum + c.n, 0),
       sandbox: 0,
       unsettled: (
         this.db
           .prepare(
-            `SELECT client_orderid, operation, state, created_at FROM journal j WHERE ${UNSETTLED}
+            `SELECT client_orderid, operation, state, created_at FROM journal j WHERE ${IN_FLIGHT_SQL}
              AND NOT EXISTS (SELECT 1 FROM profiles p WHERE p.id = j.profile_id AND p.embedded = 1)
              ORDER BY id`,
           )
@@ -224,34 +217,9 @@ export class TeamUploadService {
 }
 
 function toUpload(e: JournalEntry, target: Map<string, string>): UploadEntry {
-  return {
-    client_orderid: e.clientOrderId,
-    profile_id: target.get(e.profileId)!,
-    operator: e.operator,
-    operation: e.operation,
-    target_orderid: e.targetOrderId,
-    target_client_orderid: e.targetClientOrderId,
-    action: e.action,
-    changed_elsewhere: e.changedElsewhere,
-    orderid: e.orderId,
-    amount_minor: e.amountMinor === null ? null : e.amountMinor.toString(),
-    currency: e.currency,
-    reason: e.reason,
-    note: e.note,
-    email: e.email,
-    summary: e.summary,
-    state: e.state as 'final' | 'refused',
-    status: e.status,
-    error_code: e.errorCode,
-    error_message: e.errorMessage,
-    created_at: e.createdAt,
-    updated_at: e.updatedAt,
-    final_at: e.finalAt,
-    sent_at: e.sentAt,
-    settled_by: e.settledBy,
-    settle_reason: e.settleReason,
-    result: e.result,
-  };
+  // Only settled entries are uploaded (plan refuses the rest).
+  const state = e.state as UploadEntry['state'];
+  return { ...columnsOfEntry(e), profile_id: target.get(e.profileId)!, state };
 }
 
 const more = (total: number) => (total > LISTED ? `, and ${total - LISTED} more` : '');

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
+import { Statements } from './statements';
 
 export type BatchState = 'ready' | 'running' | 'paused' | 'cancelled' | 'done';
 export type BatchRowState = 'invalid' | 'ready' | 'sending' | 'done' | 'failed' | 'cancelled';
@@ -114,17 +115,15 @@ const toRow = (r: RawRow): BatchRow => ({
 const now = () => new Date().toISOString();
 
 export class Batches {
-  private readonly statements = new Map<string, Database.Statement>();
+  /** Every integer read as a bigint (ids, lines, attempts, amounts). */
+  private readonly statements: Statements;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.statements = new Statements(db, (s) => s.safeIntegers(true));
+  }
 
   private statement(sql: string): Database.Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql).safeIntegers(true);
-      this.statements.set(sql, s);
-    }
-    return s;
+    return this.statements.get(sql);
   }
 
   /** The batch and all its rows in one transaction: nothing of it exists until all of it does. */

@@ -24,7 +24,8 @@
 
 import { openReadOnly, type Db } from './database';
 import { CSV_SOURCE_COLUMNS, RawCsvChunks, type CsvChunk } from './csv';
-import { JournalPages, whereClause, type JournalFilterShape } from './journal-pages';
+import type { JournalFilter } from './journal-filter';
+import { JournalPages, whereClause } from './journal-pages';
 
 /** Entries (about) per piece of the count of a whole journal: a few milliseconds each. */
 const COUNT_PIECE = 65_536;
@@ -32,7 +33,7 @@ const COUNT_PIECE = 65_536;
 /** The filter's CSV chunks (without the header) from one snapshot of the journal on `db`'s file. */
 export async function* snapshotCsvChunks(
   db: Db,
-  filter: JournalFilterShape,
+  filter: JournalFilter,
   size: number,
 ): AsyncGenerator<CsvChunk> {
   if (db.memory) {
@@ -65,7 +66,7 @@ export async function* snapshotCsvChunks(
  */
 async function* connectionCsvChunks(
   db: Db,
-  filter: JournalFilterShape,
+  filter: JournalFilter,
   size: number,
 ): AsyncGenerator<CsvChunk> {
   const pages = new JournalPages(db);

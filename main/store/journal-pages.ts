@@ -18,20 +18,8 @@
 import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
-
-export interface JournalFilterShape {
-  orderRef?: string;
-  email?: string;
-  status?: string;
-  state?: string;
-  pending?: boolean;
-  operation?: string;
-  /** What the clerk did (capture, partial-refund, cancel-hold...). */
-  action?: string;
-  profileId?: string;
-  from?: string;
-  to?: string;
-}
+import { filterConditions, whereOf, type JournalFilter } from './journal-filter';
+import { Statements } from './statements';
 
 /**
  * A page this close to either end is found by stepping over at most this many ids in an index
@@ -58,46 +46,21 @@ interface Known {
   anchors?: bigint[];
 }
 
-export function whereClause(filter: JournalFilterShape): Where {
-  const clauses: string[] = [];
+/** The filter's WHERE in SQLite's words (journal-filter.ts says what each field means). */
+export function whereClause(filter: JournalFilter): Where {
   const params: Record<string, string> = {};
-  if (filter.orderRef) {
-    clauses.push(
-      '(orderid = @orderRef OR target_orderid = @orderRef OR client_orderid = @orderRef OR target_client_orderid = @orderRef)',
-    );
-    params.orderRef = filter.orderRef.trim();
-  }
-  if (filter.email) {
-    clauses.push('email = @email COLLATE NOCASE');
-    params.email = filter.email.trim();
-  }
-  for (const [key, column] of [
-    ['status', 'status'],
-    ['state', 'state'],
-    ['operation', 'operation'],
-    ['action', 'action'],
-    ['profileId', 'profile_id'],
-  ] as const) {
-    const value = filter[key];
-    if (value) {
-      clauses.push(`${column} = @${key}`);
-      params[key] = value;
-    }
-  }
-  if (filter.pending) clauses.push("state IN ('sending', 'acknowledged', 'unknown')");
-  if (filter.from) {
-    clauses.push('created_at >= @from');
-    params.from = filter.from;
-  }
-  if (filter.to) {
-    clauses.push('created_at < @to');
-    params.to = filter.to;
-  }
-  return {
-    where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '',
-    params,
-    dated: Boolean(filter.from || filter.to),
-  };
+  const where = whereOf(
+    filterConditions(filter, {
+      bind(field, value) {
+        params[field] = value;
+        return `@${field}`;
+      },
+      equalsIgnoringCase: (column, p) => `${column} = ${p} COLLATE NOCASE`,
+      // created_at is UTC ISO text, which sorts as the times do.
+      time: (p) => p,
+    }),
+  );
+  return { where, params, dated: Boolean(filter.from || filter.to) };
 }
 
 /**
@@ -120,7 +83,7 @@ function and(where: string, condition: string): string {
 }
 
 export class JournalPages {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: Statements;
   private readonly known = new Map<string, Known>();
 
   private readonly directSkip: number;
@@ -131,17 +94,13 @@ export class JournalPages {
     /** Smaller steps let tests reach every path with a small journal. */
     steps: { directSkip?: number; anchorEvery?: number } = {},
   ) {
+    this.statements = new Statements(db);
     this.directSkip = steps.directSkip ?? DIRECT_SKIP;
     this.anchorEvery = steps.anchorEvery ?? ANCHOR_EVERY;
   }
 
   private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.get(sql);
   }
 
   /** Changes whenever any row of the file was written, by this connection or another. */
@@ -168,11 +127,7 @@ export class JournalPages {
   }
 
   /** One page, newest first, and the filter's total, read from one snapshot of the file. */
-  page(
-    filter: JournalFilterShape,
-    offset: number,
-    limit: number,
-  ): { rows: unknown[]; total: number } {
+  page(filter: JournalFilter, offset: number, limit: number): { rows: unknown[]; total: number } {
     return this.readSnapshot(() => {
       const w = whereClause(filter);
       const known = this.knownFor(w);
@@ -245,7 +200,7 @@ export class JournalPages {
   }
 
   /** How many entries match the filter (the export's total; not kept, an export counts once). */
-  count(filter: JournalFilterShape): number {
+  count(filter: JournalFilter): number {
     const w = whereClause(filter);
     return Number(this.statement(`SELECT COUNT(*) FROM journal ${w.where}`).pluck().get(w.params));
   }
@@ -254,6 +209,12 @@ export class JournalPages {
   private readSnapshot<T>(read: () => T): T {
     if (this.db.inTransaction) return read();
     return this.db.transaction(read).deferred();
+  }
+
+  /** The newest entry's id, where batches start (null: the journal is empty). */
+  private newestId(): bigint | null {
+    return this.statement('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get() as
+      bigint | null;
   }
 
   /**
@@ -265,16 +226,13 @@ export class JournalPages {
    * it is formatted, and V8 answers survivors by growing the young heap, to +130 MiB).
    */
   *rawBatches(
-    filter: JournalFilterShape,
+    filter: JournalFilter,
     size: number,
     columns: readonly string[],
     eachRow: (row: readonly unknown[]) => void,
   ): Generator<number> {
     const w = whereClause(filter);
-    const newest = this.statement('SELECT MAX(id) FROM journal')
-      .pluck()
-      .safeIntegers(true)
-      .get() as bigint | null;
+    const newest = this.newestId();
     if (newest === null) return;
     const next = this.statement(
       `SELECT ${columns.join(', ')}, id FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,
@@ -304,12 +262,9 @@ export class JournalPages {
    * the connection is free for other work between batches (an open iterator would hold it).
    * Rows written after the first batch are not included.
    */
-  *batches(filter: JournalFilterShape, size: number): Generator<unknown[]> {
+  *batches(filter: JournalFilter, size: number): Generator<unknown[]> {
     const w = whereClause(filter);
-    const newest = this.statement('SELECT MAX(id) FROM journal')
-      .pluck()
-      .safeIntegers(true)
-      .get() as bigint | null;
+    const newest = this.newestId();
     if (newest === null) return;
     const next = this.statement(
       `SELECT * FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,

@@ -15,7 +15,9 @@ import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
 import { withoutFsync } from './durability';
+import { IN_FLIGHT_SQL, type JournalFilter } from './journal-filter';
 import { JournalPages } from './journal-pages';
+import { entryOfRow, type JournalRow } from './journal-row';
 import {
   acknowledgeRule,
   finishRule,
@@ -28,10 +30,10 @@ import {
 } from './journal-rules';
 import type { HandSettlement, JournalAnswer as GatewayAnswer, JournalProblem } from './port';
 import { redactFields } from './redact';
+import { Statements } from './statements';
 
 export type JournalState = 'sending' | 'acknowledged' | 'final' | 'refused' | 'unknown';
-/** States in which the gateway's final word on the entry is still owed. */
-export const IN_FLIGHT: readonly JournalState[] = ['sending', 'acknowledged', 'unknown'];
+export { IN_FLIGHT, type JournalFilter } from './journal-filter';
 
 export interface NewJournalEntry {
   clientOrderId: string;
@@ -118,98 +120,11 @@ export interface JournalAnswer {
 /** Answer fields kept in an entry's result; anything else of an answer is not kept. */
 export type EntryResult = Readonly<Record<string, string>>;
 
-export interface JournalFilter {
-  /**
-   * Matches exactly any id an entry carries: its own client_orderid and orderid, and the
-   * target order's orderid and shop id (client_orderid).
-   */
-  orderRef?: string;
-  email?: string;
-  status?: string;
-  state?: JournalState;
-  /** Only entries whose final answer is still owed (sending, acknowledged, unknown). */
-  pending?: boolean;
-  /** The gateway operation (CAPTURE, RETURN, VOID). */
-  operation?: string;
-  /** What the clerk did (capture, partial-capture, refund, partial-refund, void, cancel-hold). */
-  action?: string;
-  profileId?: string;
-  /** ISO timestamps, inclusive from, exclusive to. */
-  from?: string;
-  to?: string;
-}
-
 export interface Page<T> {
   rows: T[];
   total: number;
   offset: number;
   limit: number;
-}
-
-interface Row {
-  id: number | bigint;
-  client_orderid: string;
-  profile_id: string;
-  operator: string;
-  operation: string;
-  target_orderid: string | null;
-  target_client_orderid: string | null;
-  action: string | null;
-  changed_elsewhere: number | bigint;
-  orderid: string | null;
-  amount_minor: bigint | null;
-  currency: string | null;
-  reason: string | null;
-  note: string | null;
-  email: string | null;
-  summary: string;
-  state: JournalState;
-  status: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: string;
-  updated_at: string;
-  final_at: string | null;
-  sent_at: string | null;
-  lease_owner: string | null;
-  lease_until: string | null;
-  settled_by: string | null;
-  settle_reason: string | null;
-  result: string | null;
-}
-
-function toEntry(row: Row): JournalEntry {
-  return {
-    id: Number(row.id),
-    clientOrderId: row.client_orderid,
-    profileId: row.profile_id,
-    operator: row.operator,
-    operation: row.operation,
-    targetOrderId: row.target_orderid,
-    targetClientOrderId: row.target_client_orderid,
-    action: row.action,
-    changedElsewhere: Number(row.changed_elsewhere) === 1,
-    orderId: row.orderid,
-    amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
-    currency: row.currency,
-    reason: row.reason,
-    note: row.note,
-    email: row.email,
-    summary: JSON.parse(row.summary) as Record<string, string>,
-    state: row.state,
-    status: row.status,
-    errorCode: row.error_code,
-    errorMessage: row.error_message,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    finalAt: row.final_at,
-    sentAt: row.sent_at,
-    leaseOwner: row.lease_owner,
-    leaseUntil: row.lease_until,
-    settledBy: row.settled_by,
-    settleReason: row.settle_reason,
-    result: row.result ? (JSON.parse(row.result) as Record<string, string>) : {},
-  };
 }
 
 export class JournalError extends Error {
@@ -233,20 +148,17 @@ const ENTRY_FIELD_OF: Readonly<Record<string, keyof JournalEntry>> = {
 
 export class Journal {
   /** Statements by their SQL text, compiled once (the texts never carry values). */
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: Statements;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.statements = new Statements(db);
+  }
 
   private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.get(sql);
   }
 
   /** Writes the entry before its request leaves; refuses a reused client_orderid. */
@@ -254,49 +166,10 @@ export class Journal {
     // The last guard before the disk (journal-rules.ts, shared with the team journal).
     refuseCardData(entry);
     const at = this.now().toISOString();
-    const summary = redactFields(entry.fields);
-    let id: number | bigint;
-    try {
-      id = this.statement(
-        `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
-             currency, reason, note, email, summary, state, created_at, updated_at, sent_at,
-             lease_owner, lease_until, target_client_orderid, action,
-             changed_elsewhere)
-           VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
-             @currency, @reason, @note, @email, @summary, 'sending', @at, @at, @at,
-             @leaseOwner, @leaseUntil, @targetClientOrderId, @action,
-             @changedElsewhere)`,
-      ).run({
-        clientOrderId: entry.clientOrderId,
-        profileId: entry.profileId,
-        operator: entry.operator,
-        operation: entry.operation,
-        targetOrderId: entry.targetOrderId ?? null,
-        targetClientOrderId: entry.targetClientOrderId ?? null,
-        action: entry.action ?? null,
-        changedElsewhere: entry.changedElsewhere ? 1 : 0,
-        amountMinor: entry.amountMinor ?? null,
-        currency: entry.currency ?? null,
-        reason: entry.reason ?? null,
-        note: entry.note ?? null,
-        email: entry.email ?? null,
-        summary: JSON.stringify(summary),
-        at,
-        leaseOwner: entry.lease?.owner ?? null,
-        leaseUntil: entry.lease?.until.toISOString() ?? null,
-      }).lastInsertRowid;
-    } catch (error) {
-      if (String(error).includes('UNIQUE constraint failed: journal.client_orderid')) {
-        throw new JournalError(
-          `client_orderid ${entry.clientOrderId} is already in the journal; every operation needs a fresh one.`,
-        );
-      }
-      throw error;
-    }
-    // The entry as written, without reading it back: the INSERT above sets every column from
-    // these values (one statement, one commit).
-    return {
-      id: Number(id),
+    // The entry as written: the INSERT sets every column from it, so it is not read back (one
+    // statement, one commit); only its id comes from the database.
+    const written: JournalEntry = {
+      id: 0,
       clientOrderId: entry.clientOrderId,
       profileId: entry.profileId,
       operator: entry.operator,
@@ -311,7 +184,7 @@ export class Journal {
       reason: entry.reason ?? null,
       note: entry.note ?? null,
       email: entry.email ?? null,
-      summary,
+      summary: redactFields(entry.fields),
       state: 'sending',
       status: null,
       errorCode: null,
@@ -326,13 +199,38 @@ export class Journal {
       settleReason: null,
       result: {},
     };
+    let id: number | bigint;
+    try {
+      id = this.statement(
+        `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
+             currency, reason, note, email, summary, state, created_at, updated_at, sent_at,
+             lease_owner, lease_until, target_client_orderid, action,
+             changed_elsewhere)
+           VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
+             @currency, @reason, @note, @email, @summary, @state, @createdAt, @updatedAt, @sentAt,
+             @leaseOwner, @leaseUntil, @targetClientOrderId, @action,
+             @changedElsewhere)`,
+      ).run({
+        ...written,
+        summary: JSON.stringify(written.summary),
+        changedElsewhere: written.changedElsewhere ? 1 : 0,
+      }).lastInsertRowid;
+    } catch (error) {
+      if (String(error).includes('UNIQUE constraint failed: journal.client_orderid')) {
+        throw new JournalError(
+          `client_orderid ${entry.clientOrderId} is already in the journal; every operation needs a fresh one.`,
+        );
+      }
+      throw error;
+    }
+    return { ...written, id: Number(id) };
   }
 
   get(clientOrderId: string): JournalEntry | undefined {
     const row = this.statement('SELECT * FROM journal WHERE client_orderid = ?')
       .safeIntegers(true)
-      .get(clientOrderId) as Row | undefined;
-    return row ? toEntry(row) : undefined;
+      .get(clientOrderId) as JournalRow | undefined;
+    return row ? entryOfRow(row) : undefined;
   }
 
   private require(clientOrderId: string): JournalEntry {
@@ -431,12 +329,10 @@ export class Journal {
 
   /** Every state the entry went through, oldest first (written by a trigger, migration 5). */
   history(clientOrderId: string): JournalAnswer[] {
-    const rows = this.db
-      .prepare(
-        `SELECT state, status, orderid, error_code, error_message, at FROM journal_history
+    const rows = this.statement(
+      `SELECT state, status, orderid, error_code, error_message, at FROM journal_history
          WHERE client_orderid = ? ORDER BY id`,
-      )
-      .all(clientOrderId) as {
+    ).all(clientOrderId) as {
       state: JournalState;
       status: string | null;
       orderid: string | null;
@@ -457,20 +353,20 @@ export class Journal {
   /** Entries whose final answer is still owed, oldest first: what a start must reconcile. */
   inFlight(profileId?: string): JournalEntry[] {
     const rows = this.statement(
-      `SELECT * FROM journal WHERE state IN ('sending', 'acknowledged', 'unknown')
+      `SELECT * FROM journal WHERE ${IN_FLIGHT_SQL}
          ${profileId ? 'AND profile_id = @profileId' : ''} ORDER BY id`,
     )
       .safeIntegers(true)
-      .all(profileId ? { profileId } : {}) as Row[];
-    return rows.map(toEntry);
+      .all(profileId ? { profileId } : {}) as JournalRow[];
+    return rows.map(entryOfRow);
   }
 
   /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
   forTarget(orderId: string): JournalEntry[] {
     const rows = this.statement('SELECT * FROM journal WHERE target_orderid = ? ORDER BY id')
       .safeIntegers(true)
-      .all(orderId) as Row[];
-    return rows.map(toEntry);
+      .all(orderId) as JournalRow[];
+    return rows.map(entryOfRow);
   }
 
   /** Every entry of these profiles, oldest first (a desk's journal uploaded to its team). */
@@ -479,8 +375,8 @@ export class Journal {
       'SELECT * FROM journal WHERE profile_id IN (SELECT value FROM json_each(?)) ORDER BY id',
     )
       .safeIntegers(true)
-      .all(JSON.stringify(profileIds)) as Row[];
-    return rows.map(toEntry);
+      .all(JSON.stringify(profileIds)) as JournalRow[];
+    return rows.map(entryOfRow);
   }
 
   /** Pages and export batches (journal-pages.ts); made on first use. */
@@ -493,7 +389,7 @@ export class Journal {
   /** One page of the filter's entries, newest first, by offset; any page costs about the same. */
   search(filter: JournalFilter = {}, offset = 0, limit = 100): Page<JournalEntry> {
     const page = this.pages.page(filter, Math.max(0, offset), Math.max(1, Math.min(limit, 1000)));
-    return { rows: (page.rows as Row[]).map(toEntry), total: page.total, offset, limit };
+    return { rows: (page.rows as JournalRow[]).map(entryOfRow), total: page.total, offset, limit };
   }
 
   /**
@@ -501,7 +397,8 @@ export class Journal {
    * queries (the export yields to the event loop between batches).
    */
   *iterateBatches(filter: JournalFilter = {}, batchSize = 1000): Generator<JournalEntry[]> {
-    for (const rows of this.pages.batches(filter, batchSize)) yield (rows as Row[]).map(toEntry);
+    for (const rows of this.pages.batches(filter, batchSize))
+      yield (rows as JournalRow[]).map(entryOfRow);
   }
 
   /** Every entry matching the filter, newest first. */

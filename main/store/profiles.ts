@@ -9,6 +9,7 @@ import { validateBaseUrl } from '../gateway/request';
 import { checkKeyEnvironment } from '../keys/environment';
 import { BROKEN_TEXT_MESSAGE, isWellFormedText, unsafeTextMessage } from '../../preload/text-rules';
 import { requireWritable, type Db } from './database';
+import { PROFILE_INPUT_COLUMNS, profileOfRow, profileValues, type ProfileRow } from './profile-row';
 
 export type Environment = 'production' | 'test' | 'sandbox';
 export const ENVIRONMENTS: readonly Environment[] = ['production', 'test', 'sandbox'];
@@ -51,33 +52,15 @@ export class ProfileError extends Error {
   }
 }
 
-interface Row {
-  id: string;
-  name: string;
-  environment: Environment;
-  base_url: string;
-  endpoint_id: string;
-  endpoint_kind: 'endpoint' | 'group';
-  login: string;
-  key_fingerprint: string | null;
+interface Row extends ProfileRow {
   embedded: number;
-  created_at: string;
-  updated_at: string;
 }
 
-const toProfile = (r: Row): Profile => ({
-  id: r.id,
-  name: r.name,
-  environment: r.environment,
-  baseUrl: r.base_url,
-  endpointId: r.endpoint_id,
-  endpointKind: r.endpoint_kind,
-  login: r.login,
-  keyFingerprint: r.key_fingerprint,
-  embedded: r.embedded === 1,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+/** The columns of a person's input, in profileValues' order: listed, and each set. */
+const INPUT_COLUMNS = PROFILE_INPUT_COLUMNS.join(', ');
+const INPUT_COLUMNS_SET = PROFILE_INPUT_COLUMNS.map((c) => `${c} = ?`).join(', ');
+
+const toProfile = (r: Row): Profile => ({ ...profileOfRow(r), embedded: r.embedded === 1 });
 
 const TEXT_FIELDS = [
   ['name', 'profile name'],
@@ -162,21 +145,10 @@ export class Profiles {
     this.guardUniqueName(clean.name);
     this.db
       .prepare(
-        `INSERT INTO profiles (id, name, environment, base_url, endpoint_id, endpoint_kind, login, embedded, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO profiles (id, ${INPUT_COLUMNS}, embedded, created_at, updated_at)
+         VALUES (?, ${PROFILE_INPUT_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?)`,
       )
-      .run(
-        id,
-        clean.name,
-        clean.environment,
-        clean.baseUrl,
-        clean.endpointId,
-        clean.endpointKind ?? 'endpoint',
-        clean.login,
-        options.embedded ? 1 : 0,
-        at,
-        at,
-      );
+      .run(id, ...profileValues(clean), options.embedded ? 1 : 0, at, at);
     return this.require(id);
   }
 
@@ -191,20 +163,8 @@ export class Profiles {
       );
     }
     this.db
-      .prepare(
-        `UPDATE profiles SET name = ?, environment = ?, base_url = ?, endpoint_id = ?, endpoint_kind = ?, login = ?, updated_at = ?
-         WHERE id = ?`,
-      )
-      .run(
-        clean.name,
-        clean.environment,
-        clean.baseUrl,
-        clean.endpointId,
-        clean.endpointKind ?? 'endpoint',
-        clean.login,
-        this.now().toISOString(),
-        id,
-      );
+      .prepare(`UPDATE profiles SET ${INPUT_COLUMNS_SET}, updated_at = ? WHERE id = ?`)
+      .run(...profileValues(clean), this.now().toISOString(), id);
     return this.require(id);
   }
 

@@ -12,6 +12,7 @@
 
 import type { Db } from './database';
 import type { SharedProfile } from './postgres/profiles';
+import type { ProfileRow } from './profile-row';
 
 export interface TeamInfo {
   role: 'shared' | 'set-aside' | null;
@@ -44,12 +45,11 @@ export interface MirrorReport {
 export const identityOf = (p: { baseUrl: string; endpointId: string; login: string }): string =>
   `${p.baseUrl.replace(/\/+$/, '').toLowerCase()}|${p.endpointId}|${p.login}`;
 
-interface LocalRow {
-  id: string;
-  name: string;
-  base_url: string;
-  endpoint_id: string;
-  login: string;
+/** A desk's profile row as the mirror reads it: the gateway identity, and where it stands. */
+export interface LocalRow extends Pick<
+  ProfileRow,
+  'id' | 'name' | 'base_url' | 'endpoint_id' | 'login'
+> {
   embedded: number;
   team_role: 'shared' | 'set-aside' | null;
   team_profile_id: string | null;

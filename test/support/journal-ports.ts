@@ -12,13 +12,18 @@ import { openDatabase } from '../../main/store/database';
 import type { JournalPort } from '../../main/store/port';
 import { PgJournal, type PgJournalOptions } from '../../main/store/postgres/journal';
 import { SqliteJournalPort } from '../../main/store/sqlite-port';
-import type { PgCluster } from './postgres';
+import { postgresForTests, startCluster, type PgCluster } from './postgres';
 import { createTeamDatabase, type Person, type TeamDb } from './team';
 
 export interface PortHarness {
   port: JournalPort;
   /** Adds a gateway profile the entries can name. */
   addProfile(id: string): Promise<void>;
+  /**
+   * Moves an entry's written-at time, as only the store's owner can (the journal itself never
+   * changes it): for tests of the journal's date filter.
+   */
+  setCreatedAt(clientOrderId: string, at: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,6 +43,13 @@ export function sqliteHarness(): PortHarness {
       ).run(id, `Shop ${id}`, at, at);
       return Promise.resolve();
     },
+    setCreatedAt(clientOrderId, at) {
+      db.prepare('UPDATE journal SET created_at = ? WHERE client_orderid = ?').run(
+        at,
+        clientOrderId,
+      );
+      return Promise.resolve();
+    },
     close() {
       db.close();
       rmSync(dir, { recursive: true, force: true });
@@ -51,6 +63,7 @@ export interface TeamHarness {
   /** A desk: a pool connecting as the person, and the journal port on it. */
   desk(person: Person, desk: string, options?: Partial<PgJournalOptions>): PgJournal;
   addProfile(id: string): Promise<void>;
+  setCreatedAt(clientOrderId: string, at: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +71,7 @@ export async function teamHarness(cluster: PgCluster, database: string): Promise
   const team = await createTeamDatabase(cluster, database);
   const pools: pg.Pool[] = [];
   const admin = await team.connect('ada');
+  let owner: pg.Client | undefined;
   return {
     team,
     desk(person, desk, options = {}) {
@@ -80,9 +94,52 @@ export async function teamHarness(cluster: PgCluster, database: string): Promise
         [id, `Shop ${id}`],
       );
     },
+    async setCreatedAt(clientOrderId, at) {
+      // The journal's triggers keep created_at; the schema's owner, as a replica, passes them.
+      owner ??= await team.owner();
+      await owner.query('SET session_replication_role = replica');
+      await owner.query('UPDATE paydesk.journal SET created_at = $2 WHERE client_orderid = $1', [
+        clientOrderId,
+        at,
+      ]);
+      await owner.query('SET session_replication_role = DEFAULT');
+    },
     async close() {
       await Promise.all(pools.splice(0).map((p) => p.end().catch(() => undefined)));
       await team.close();
     },
   };
+}
+
+export interface JournalAdapter {
+  name: 'SQLite' | 'PostgreSQL';
+  /** A harness on a fresh store (a throw-away cluster for PostgreSQL), with ann as its desk. */
+  open: () => Promise<PortHarness>;
+  /** PostgreSQL is not installed here (the tests say why; never on CI). */
+  skip: boolean;
+}
+
+/** The two journal stores, for tests that run the same cases on each. */
+export function journalAdapters(what: string): JournalAdapter[] {
+  const withPostgres = postgresForTests(what);
+  return [
+    { name: 'SQLite', open: () => Promise.resolve(sqliteHarness()), skip: false },
+    {
+      name: 'PostgreSQL',
+      skip: !withPostgres,
+      async open() {
+        const cluster: PgCluster = await startCluster();
+        const team = await teamHarness(cluster, 'conformance');
+        return {
+          port: team.desk('ann', 'Front-1'),
+          addProfile: (id) => team.addProfile(id),
+          setCreatedAt: (id, at) => team.setCreatedAt(id, at),
+          async close() {
+            await team.close();
+            await cluster.stop();
+          },
+        };
+      },
+    },
+  ];
 }

@@ -92,6 +92,11 @@ export interface PgCluster {
   superuserUrl(database?: string): string;
   /** Runs SQL as the superuser on one database (default `postgres`). */
   asSuperuser<T>(fn: (client: pg.Client) => Promise<T>, database?: string): Promise<T>;
+  /**
+   * The server's log so far (with `logStatements`, every statement it ran, each line led by the
+   * client's application_name and a colon): what the server saw, whatever the client says.
+   */
+  serverLog(): string;
   /** Stops the server as a DBA would (fast shutdown: connections are ended), keeping its data. */
   halt(): Promise<void>;
   /** Starts a halted server again, on the same port. */
@@ -212,6 +217,29 @@ async function template(
 export interface ClusterOptions {
   /** Serve TLS with this certificate and key (PEM), as a company's server would. */
   tls?: { cert: string; key: string };
+  /** Log every statement the server runs (log_statement=all), for serverLog and loggedStatements. */
+  logStatements?: boolean;
+}
+
+/**
+ * The statements in a server log (PgCluster.serverLog) that clients named `application` sent,
+ * in order, each as one line of SQL with its white space folded.
+ */
+export function loggedStatements(log: string, application: string): string[] {
+  const statements: string[][] = [];
+  let inOne = false;
+  for (const line of log.split('\n')) {
+    // A statement of several lines goes on in lines that start with a tab.
+    if (inOne && line.startsWith('\t')) {
+      statements.at(-1)!.push(line);
+      continue;
+    }
+    // Simple queries log "statement: ...", parameterised ones "execute <name>: ...".
+    const match = /^(.*?):LOG:\s+(?:statement|execute [^:]*):\s(.*)$/.exec(line);
+    inOne = match?.[1] === application;
+    if (inOne) statements.push([match![2]!]);
+  }
+  return statements.map((lines) => lines.join(' ').replace(/\s+/g, ' ').trim());
 }
 
 export async function startCluster(clusterOptions: ClusterOptions = {}): Promise<PgCluster> {
@@ -293,6 +321,7 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
         '-c max_wal_senders=0',
         '-c wal_level=minimal',
       ],
+      ...(clusterOptions.logStatements ? ['-c log_statement=all', '-c log_line_prefix=%a:'] : []),
       ...(clusterOptions.tls
         ? ['-c ssl=on', `-c ssl_cert_file=${dir}/server.crt`, `-c ssl_key_file=${dir}/server.key`]
         : []),
@@ -319,6 +348,7 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
         await client.end();
       }
     },
+    serverLog: () => (existsSync(log) ? readFileSync(log, 'utf8') : ''),
     async halt() {
       if (!running) return;
       await pgTool('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w', '-t', '20']);

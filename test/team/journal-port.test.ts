@@ -12,32 +12,10 @@ import {
   type JournalPort,
   type NewJournalEntry,
 } from '../../main/store/port';
-import { OPERATOR, sqliteHarness, teamHarness, type PortHarness } from '../support/journal-ports';
-import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
+import { journalAdapters, OPERATOR, type PortHarness } from '../support/journal-ports';
 import { rejection } from '../support/team';
 
-const withPostgres = postgresForTests('the journal port conformance tests on PostgreSQL');
-
-const adapters: { name: string; open: () => Promise<PortHarness>; skip: boolean }[] = [
-  { name: 'SQLite', open: () => Promise.resolve(sqliteHarness()), skip: false },
-  {
-    name: 'PostgreSQL',
-    skip: !withPostgres,
-    async open() {
-      const cluster: PgCluster = await startCluster();
-      const team = await teamHarness(cluster, 'conformance');
-      const port = team.desk('ann', 'Front-1');
-      return {
-        port,
-        addProfile: (id) => team.addProfile(id),
-        async close() {
-          await team.close();
-          await cluster.stop();
-        },
-      };
-    },
-  },
-];
+const adapters = journalAdapters('the journal port conformance tests on PostgreSQL');
 
 describe.each(adapters)('journal port on $name', ({ open, skip }) => {
   let harness: PortHarness;

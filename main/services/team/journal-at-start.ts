@@ -15,7 +15,7 @@ import type { TeamConnection, TeamOpenOptions } from '../../store/postgres/conne
 import { SqliteJournalPort } from '../../store/sqlite-port';
 import type { SessionData } from '../../../preload/team-contract';
 import { readTeamPassword, readTeamSettings, withPassword } from './settings';
-import { TeamJournalPort, UnopenedTeamPort } from './team-port';
+import { TeamJournalPort, UnopenedTeamPort, type Refreshed } from './team-port';
 
 export interface JournalSession {
   readonly journal: 'local' | 'team';
@@ -29,6 +29,11 @@ export interface StartupJournal {
   session: JournalSession;
   /** The team's connection (its pool, desk and server) when this desk opened one. */
   team?: TeamConnection;
+  /**
+   * On a team, the session as the start's own check of the database found it: whoever needs it
+   * at start takes it from here rather than asking the database again.
+   */
+  atStart?: SessionData;
   /** For the startup report and the log. */
   report: { kind: 'local' } | { kind: 'team'; reachable: boolean; where: string; message?: string };
 }
@@ -85,33 +90,33 @@ export async function openJournalAtStart(options: JournalAtStartOptions): Promis
       code: first.error.code,
     });
   }
-  const desk = settings.desk;
+  /** The session as a check of the database found it. */
+  const sessionOf = (check: Refreshed): SessionData =>
+    check.ok
+      ? {
+          journal: 'team',
+          login: check.found.login,
+          desk: settings.desk,
+          groups: check.found.roles,
+          reachable: true,
+          where,
+        }
+      : {
+          journal: 'team',
+          login: settings.login,
+          desk: settings.desk,
+          groups: [],
+          reachable: false,
+          problem: check.error.message,
+          where,
+        };
   return {
     port,
     team: connection,
+    atStart: sessionOf(first),
     session: {
       journal: 'team',
-      async get() {
-        const now = await port.refresh();
-        return now.ok
-          ? {
-              journal: 'team',
-              login: now.found.login,
-              desk,
-              groups: now.found.roles,
-              reachable: true,
-              where,
-            }
-          : {
-              journal: 'team',
-              login: settings.login,
-              desk,
-              groups: [],
-              reachable: false,
-              problem: now.error.message,
-              where,
-            };
-      },
+      get: async () => sessionOf(await port.refresh()),
       close: () => connection.close(),
     },
     report: first.ok

@@ -44,6 +44,8 @@ import {
   type NewJournalEntry,
   type OrderClaim,
 } from '../port';
+import { filterConditions, IN_FLIGHT_SQL, whereOf } from '../journal-filter';
+import { entryOfRow, type JournalRow } from '../journal-row';
 import { redactFields } from '../redact';
 import { toTeamError } from './errors';
 import { OrderBusyError, withOrderLock, type OrderRef } from './order-lock';
@@ -63,89 +65,6 @@ export interface PgJournalOptions {
   answerWaitMs?: number;
 }
 
-interface Row {
-  id: string;
-  client_orderid: string;
-  profile_id: string;
-  desk: string;
-  operator: string;
-  operation: string;
-  target_orderid: string | null;
-  target_client_orderid: string | null;
-  action: string | null;
-  changed_elsewhere: boolean;
-  orderid: string | null;
-  amount_minor: string | null;
-  currency: string | null;
-  reason: string | null;
-  note: string | null;
-  email: string | null;
-  summary: Record<string, string>;
-  state: JournalEntry['state'];
-  status: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: Date;
-  updated_at: Date;
-  final_at: Date | null;
-  sent_at: Date | null;
-  lease_owner: string | null;
-  lease_until: Date | null;
-  settled_by: string | null;
-  settle_reason: string | null;
-  result: Record<string, string>;
-  /** Set together (a CHECK of migration 2) on an entry uploaded from a desk's journal. */
-  uploaded_at: Date | null;
-  recorded_operator: string | null;
-  recorded_settled_by: string | null;
-}
-
-const iso = (d: Date | null) => (d === null ? null : d.toISOString());
-
-function toEntry(row: Row): JournalEntry {
-  return {
-    id: Number(row.id),
-    clientOrderId: row.client_orderid,
-    profileId: row.profile_id,
-    operator: row.operator,
-    operation: row.operation,
-    targetOrderId: row.target_orderid,
-    targetClientOrderId: row.target_client_orderid,
-    action: row.action,
-    changedElsewhere: row.changed_elsewhere,
-    orderId: row.orderid,
-    amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
-    currency: row.currency,
-    reason: row.reason,
-    note: row.note,
-    email: row.email,
-    summary: row.summary,
-    state: row.state,
-    status: row.status,
-    errorCode: row.error_code,
-    errorMessage: row.error_message,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-    finalAt: iso(row.final_at),
-    sentAt: iso(row.sent_at),
-    leaseOwner: row.lease_owner,
-    leaseUntil: iso(row.lease_until),
-    settledBy: row.settled_by,
-    settleReason: row.settle_reason,
-    result: row.result,
-    ...(row.uploaded_at && row.recorded_operator !== null
-      ? {
-          uploaded: {
-            desk: row.desk,
-            at: row.uploaded_at.toISOString(),
-            recordedOperator: row.recorded_operator,
-            recordedSettledBy: row.recorded_settled_by,
-          },
-        }
-      : {}),
-  };
-}
-
 /** What journal_answers calls each kind of change. */
 type AnswerKind = 'answer' | 'error' | 'by-hand';
 
@@ -153,7 +72,6 @@ const PAGE = 500;
 /** Claims of an order found held by a holder already gone, before the order counts as busy. */
 const CLAIM_TRIES = 3;
 const DEFAULT_CLAIM_WAIT_MS = 2_000;
-const IN_FLIGHT_SQL = `state IN ('sending', 'acknowledged', 'unknown')`;
 
 export class PgJournal implements JournalPort {
   readonly store = 'postgres' as const;
@@ -252,12 +170,8 @@ export class PgJournal implements JournalPort {
     );
   }
 
-  async get(clientOrderId: string): Promise<JournalEntry | undefined> {
-    const { rows } = await this.query<Row>(
-      'SELECT * FROM paydesk.journal WHERE client_orderid = $1',
-      [clientOrderId],
-    );
-    return rows[0] ? toEntry(rows[0]) : undefined;
+  get(clientOrderId: string): Promise<JournalEntry | undefined> {
+    return this.guard(() => read(this.pool, clientOrderId));
   }
 
   acknowledge(
@@ -355,7 +269,7 @@ export class PgJournal implements JournalPort {
   private async insert(client: pg.ClientBase, entry: NewJournalEntry): Promise<JournalEntry> {
     refuseCardData(entry);
     try {
-      const { rows } = await client.query<Row>(
+      const { rows } = await client.query<JournalRow>(
         `INSERT INTO paydesk.journal (client_orderid, profile_id, desk, operation, target_orderid,
            amount_minor, currency, reason, note, email, summary, lease_owner, lease_until,
            target_client_orderid, action, changed_elsewhere)
@@ -379,7 +293,7 @@ export class PgJournal implements JournalPort {
           entry.changedElsewhere ?? false,
         ],
       );
-      return toEntry(rows[0] as Row);
+      return entryOfRow(rows[0] as JournalRow);
     } catch (error) {
       const e = error as { code?: string; constraint?: string };
       if (e.code === '23505' && e.constraint === 'journal_client_orderid_key') {
@@ -412,11 +326,11 @@ export class PgJournal implements JournalPort {
           first.targetOrderId,
           'recording an answer on',
           async (c) => {
-            const { rows } = await c.query<Row>(
+            const { rows } = await c.query<JournalRow>(
               'SELECT * FROM paydesk.journal WHERE client_orderid = $1 FOR UPDATE',
               [clientOrderId],
             );
-            const current = toEntry(rows[0] as Row);
+            const current = entryOfRow(rows[0] as JournalRow);
             const set = rule.decide(current);
             if (set === 'same') return current;
             if (set === 'illegal') throw illegalMove(clientOrderId, current, rule.to);
@@ -431,11 +345,11 @@ export class PgJournal implements JournalPort {
                 ? `orderid = COALESCE($${values.length}, orderid)`
                 : `${column} = $${values.length}`;
             });
-            const updated = await c.query<Row>(
+            const updated = await c.query<JournalRow>(
               `UPDATE paydesk.journal SET ${assignments.join(', ')} WHERE client_orderid = $1 RETURNING *`,
               values,
             );
-            const after = updated.rows[0] as Row;
+            const after = updated.rows[0] as JournalRow;
             await c.query(
               `INSERT INTO paydesk.journal_answers (journal_id, kind, state, status, fields, error_code,
                  error_message, desk) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -453,7 +367,7 @@ export class PgJournal implements JournalPort {
                 this.options.desk,
               ],
             );
-            return toEntry(after);
+            return entryOfRow(after);
           },
         ),
       );
@@ -463,12 +377,12 @@ export class PgJournal implements JournalPort {
   // ---- reads ----------------------------------------------------------------------------
 
   async inFlight(profileId?: string): Promise<JournalEntry[]> {
-    const { rows } = await this.query<Row>(
+    const { rows } = await this.query<JournalRow>(
       `SELECT * FROM paydesk.journal WHERE ${IN_FLIGHT_SQL}
        ${profileId ? 'AND profile_id = $1' : ''} ORDER BY id`,
       profileId ? [profileId] : [],
     );
-    return rows.map(toEntry);
+    return rows.map(entryOfRow);
   }
 
   forTarget(orderId: string): Promise<JournalEntry[]> {
@@ -481,12 +395,12 @@ export class PgJournal implements JournalPort {
       `SELECT COUNT(*) AS n FROM paydesk.journal ${where}`,
       values,
     );
-    const { rows } = await this.query<Row>(
+    const { rows } = await this.query<JournalRow>(
       `SELECT * FROM paydesk.journal ${where} ORDER BY id DESC
        LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
       [...values, Math.max(1, Math.min(limit, 1000)), Math.max(0, offset)],
     );
-    return { rows: rows.map(toEntry), total: Number(total.rows[0]?.n ?? 0), offset, limit };
+    return { rows: rows.map(entryOfRow), total: Number(total.rows[0]?.n ?? 0), offset, limit };
   }
 
   /**
@@ -526,15 +440,15 @@ export class PgJournal implements JournalPort {
   /** Newest first, a page at a time by id, so entries written meanwhile neither repeat nor hide others. */
   async *iterate(filter: JournalFilter = {}): AsyncGenerator<JournalEntry> {
     const { where, values } = whereClause(filter);
-    let before: string | undefined;
+    let before: JournalRow['id'] | undefined;
     for (;;) {
       const bound =
         before === undefined ? '' : `${where ? 'AND' : 'WHERE'} id < $${values.length + 1}`;
-      const { rows } = await this.query<Row>(
+      const { rows } = await this.query<JournalRow>(
         `SELECT * FROM paydesk.journal ${where} ${bound} ORDER BY id DESC LIMIT ${PAGE}`,
         before === undefined ? values : [...values, before],
       );
-      for (const row of rows) yield toEntry(row);
+      for (const row of rows) yield entryOfRow(row);
       if (rows.length < PAGE) return;
       before = rows[rows.length - 1]?.id;
     }
@@ -546,20 +460,20 @@ export class PgJournal implements JournalPort {
   }
 }
 
-async function read(client: pg.ClientBase, clientOrderId: string) {
-  const { rows } = await client.query<Row>(
+async function read(client: pg.ClientBase | pg.Pool, clientOrderId: string) {
+  const { rows } = await client.query<JournalRow>(
     'SELECT * FROM paydesk.journal WHERE client_orderid = $1',
     [clientOrderId],
   );
-  return rows[0] ? toEntry(rows[0]) : undefined;
+  return rows[0] ? entryOfRow(rows[0]) : undefined;
 }
 
 async function forTarget(client: pg.ClientBase | pg.Pool, orderId: string) {
-  const { rows } = await client.query<Row>(
+  const { rows } = await client.query<JournalRow>(
     'SELECT * FROM paydesk.journal WHERE target_orderid = $1 ORDER BY id',
     [orderId],
   );
-  return rows.map(toEntry);
+  return rows.map(entryOfRow);
 }
 
 async function transaction<T>(
@@ -577,31 +491,19 @@ async function transaction<T>(
   }
 }
 
-/** The SQLite journal's filter (journal.ts whereClause), in PostgreSQL's words. */
+/** The filter's WHERE in PostgreSQL's words (journal-filter.ts says what each field means). */
 function whereClause(filter: JournalFilter): { where: string; values: string[] } {
-  const clauses: string[] = [];
   const values: string[] = [];
-  const param = (value: string) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  if (filter.orderRef) {
-    const p = param(filter.orderRef.trim());
-    clauses.push(`(orderid = ${p} OR target_orderid = ${p} OR client_orderid = ${p})`);
-  }
-  // SQLite's NOCASE folds ASCII letters only; lower() on ASCII e-mail addresses does the same.
-  if (filter.email) clauses.push(`lower(email) = lower(${param(filter.email.trim())})`);
-  for (const [key, column] of [
-    ['status', 'status'],
-    ['state', 'state'],
-    ['operation', 'operation'],
-    ['profileId', 'profile_id'],
-  ] as const) {
-    const value = filter[key];
-    if (value) clauses.push(`${column} = ${param(value)}`);
-  }
-  if (filter.pending) clauses.push(IN_FLIGHT_SQL);
-  if (filter.from) clauses.push(`created_at >= ${param(filter.from)}::timestamptz`);
-  if (filter.to) clauses.push(`created_at < ${param(filter.to)}::timestamptz`);
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', values };
+  const where = whereOf(
+    filterConditions(filter, {
+      bind(_field, value) {
+        values.push(value);
+        return `$${values.length}`;
+      },
+      // SQLite's NOCASE folds ASCII letters only; lower() on ASCII e-mail addresses does the same.
+      equalsIgnoringCase: (column, p) => `lower(${column}) = lower(${p})`,
+      time: (p) => `${p}::timestamptz`,
+    }),
+  );
+  return { where, values };
 }

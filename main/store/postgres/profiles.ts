@@ -6,52 +6,27 @@
 
 import type pg from 'pg';
 
-import type { Environment, ProfileInput } from '../profiles';
+import type { ProfileInput } from '../profiles';
+import {
+  PROFILE_INPUT_COLUMNS,
+  profileOfRow,
+  profileValues,
+  type ProfileFields,
+  type ProfileRow,
+} from '../profile-row';
 import { toTeamError } from './errors';
 
-export interface SharedProfile {
-  id: string;
-  name: string;
-  environment: Environment;
-  baseUrl: string;
-  endpointId: string;
-  endpointKind: 'endpoint' | 'group';
-  login: string;
-  /** The team's key, by fingerprint; each desk holds the private key itself. */
-  keyFingerprint: string | null;
-  createdAt: string;
-  updatedAt: string;
+/** keyFingerprint is the team's key; each desk holds the private key itself. */
+export interface SharedProfile extends ProfileFields {
   /** The admin login that last changed it (the server's word). */
   updatedBy: string;
 }
 
-interface Row {
-  id: string;
-  name: string;
-  environment: Environment;
-  base_url: string;
-  endpoint_id: string;
-  endpoint_kind: 'endpoint' | 'group';
-  login: string;
-  key_fingerprint: string | null;
-  created_at: Date;
-  updated_at: Date;
+interface Row extends ProfileRow {
   updated_by: string;
 }
 
-const toShared = (r: Row): SharedProfile => ({
-  id: r.id,
-  name: r.name,
-  environment: r.environment,
-  baseUrl: r.base_url,
-  endpointId: r.endpoint_id,
-  endpointKind: r.endpoint_kind,
-  login: r.login,
-  keyFingerprint: r.key_fingerprint,
-  createdAt: r.created_at.toISOString(),
-  updatedAt: r.updated_at.toISOString(),
-  updatedBy: r.updated_by,
-});
+const toShared = (r: Row): SharedProfile => ({ ...profileOfRow(r), updatedBy: r.updated_by });
 
 const COLUMNS =
   'id, name, environment, base_url, endpoint_id, endpoint_kind, login, key_fingerprint, created_at, updated_at, updated_by';
@@ -78,8 +53,8 @@ export class PgProfiles {
 
   async create(id: string, input: ProfileInput): Promise<SharedProfile> {
     const [row] = await this.query(
-      `INSERT INTO paydesk.profiles (id, name, environment, base_url, endpoint_id, endpoint_kind, login)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      `INSERT INTO paydesk.profiles (id, ${PROFILE_INPUT_COLUMNS.join(', ')})
+       VALUES ($1, ${PROFILE_INPUT_COLUMNS.map((_, i) => `$${i + 2}`).join(', ')}) RETURNING ${COLUMNS}`,
       [id, ...profileValues(input)],
     );
     return row!;
@@ -88,8 +63,7 @@ export class PgProfiles {
   /** The changed profile, or undefined when it is no longer there. */
   async update(id: string, input: ProfileInput): Promise<SharedProfile | undefined> {
     const [row] = await this.query(
-      `UPDATE paydesk.profiles SET name = $2, environment = $3, base_url = $4, endpoint_id = $5,
-         endpoint_kind = $6, login = $7
+      `UPDATE paydesk.profiles SET ${PROFILE_INPUT_COLUMNS.map((c, i) => `${c} = $${i + 2}`).join(', ')}
        WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, ...profileValues(input)],
     );
@@ -109,16 +83,4 @@ export class PgProfiles {
   async remove(id: string): Promise<void> {
     await this.query(`DELETE FROM paydesk.profiles WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
   }
-}
-
-/** A profile's columns after its id, in the order INSERT and UPDATE name them ($2..$7). */
-function profileValues(input: ProfileInput): string[] {
-  return [
-    input.name,
-    input.environment,
-    input.baseUrl,
-    input.endpointId,
-    input.endpointKind ?? 'endpoint',
-    input.login,
-  ];
 }

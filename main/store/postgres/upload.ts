@@ -6,39 +6,14 @@
 
 import type pg from 'pg';
 
+import type { EntryColumns } from '../journal-row';
 import { toTeamError } from './errors';
 
-/** One entry as the SQLite journal holds it, with its profile already the shared one. */
-export interface UploadEntry {
-  client_orderid: string;
-  profile_id: string;
-  /** The desk's operator: kept as "recorded on the desk as", never as the operator. */
-  operator: string;
-  operation: string;
-  target_orderid: string | null;
-  target_client_orderid: string | null;
-  action: string | null;
-  changed_elsewhere: boolean;
-  orderid: string | null;
-  /** Minor units as a decimal string: exact, whatever its size. */
-  amount_minor: string | null;
-  currency: string | null;
-  reason: string | null;
-  note: string | null;
-  email: string | null;
-  summary: Record<string, string>;
-  state: 'final' | 'refused';
-  status: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: string;
-  updated_at: string;
-  final_at: string | null;
-  sent_at: string | null;
-  settled_by: string | null;
-  settle_reason: string | null;
-  result: Record<string, string>;
-}
+/**
+ * One settled entry as the desk's journal holds it (journal-row.ts), with its profile already the
+ * shared one; its operator is kept as "recorded on the desk as", never as the operator.
+ */
+export type UploadEntry = EntryColumns & { state: 'final' | 'refused' };
 
 export type UploadOutcome = 'uploaded' | 'present' | 'clash';
 

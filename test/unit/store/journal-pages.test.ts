@@ -10,11 +10,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { openDatabase, type Db } from '../../../main/store/database';
-import {
-  JournalPages,
-  whereClause,
-  type JournalFilterShape,
-} from '../../../main/store/journal-pages';
+import type { JournalFilter } from '../../../main/store/journal-filter';
+import { JournalPages, whereClause } from '../../../main/store/journal-pages';
 import { Profiles } from '../../../main/store/profiles';
 
 const ENTRIES = 1_500;
@@ -69,7 +66,7 @@ afterEach(() => {
 });
 
 /** What any page must equal: the plain query. */
-function expected(filter: JournalFilterShape, offset: number, limit: number) {
+function expected(filter: JournalFilter, offset: number, limit: number) {
   const { where, params } = whereClause(filter);
   const ids = db
     .prepare(`SELECT id FROM journal ${where} ORDER BY id DESC LIMIT @limit OFFSET @offset`)
@@ -80,12 +77,12 @@ function expected(filter: JournalFilterShape, offset: number, limit: number) {
   return { ids, total };
 }
 
-function actual(pages: JournalPages, filter: JournalFilterShape, offset: number, limit: number) {
+function actual(pages: JournalPages, filter: JournalFilter, offset: number, limit: number) {
   const page = pages.page(filter, offset, limit);
   return { ids: (page.rows as { id: bigint }[]).map((r) => Number(r.id)), total: page.total };
 }
 
-const FILTERS: JournalFilterShape[] = [
+const FILTERS: JournalFilter[] = [
   {},
   { status: 'approved' },
   { status: 'approved', from: new Date(START + 200 * 3_600_000).toISOString() },
