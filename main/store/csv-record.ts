@@ -45,8 +45,14 @@ const NOT_PLAIN = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]|[",\r\n]/;
  * cell is not plain (the library writes that record).
  */
 export function plainLine(cells: readonly string[]): string | undefined {
-  for (const cell of cells) if (NOT_PLAIN.test(cell)) return undefined;
-  return cells.join(',') + '\r\n';
+  // Joined as it is tested (a join after a loop of tests cost the export a tenth more).
+  let line = '';
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i] as string;
+    if (NOT_PLAIN.test(cell)) return undefined;
+    line += i === 0 ? cell : ',' + cell;
+  }
+  return line + '\r\n';
 }
 
 let writer: Promise<CsvLine> | undefined;
