@@ -1,6 +1,6 @@
 // Builds the Electron main process into CommonJS, out/main/index.cjs (package.json "main", from
 // main/boot.ts) and the chunks it requires: what start needs in one chunk, what only some screens
-// or team mode need (PostgreSQL, CSV parsing) in their own, loaded when first used. CommonJS
+// or team mode need (PostgreSQL, CSV parsing and writing) in their own, loaded when first used. CommonJS
 // because Electron's main loads it with require. out/main/headless.cjs is the same services
 // without Electron, on the same chunks, for `npm run bench`. What must load from node_modules at
 // run time stays external.

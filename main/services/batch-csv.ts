@@ -1,11 +1,12 @@
 // A batch file in and its result out. Parsing is csv-parse's (quoted fields, doubled quotes,
 // line breaks inside quotes, a BOM, CRLF or LF); what is ours is the dialect (comma or
-// semicolon, taken from the header line) and the columns' names.
+// semicolon, taken from the header line) and the columns' names. The result file is written
+// as every CSV Paydesk writes (store/csv-record.ts: csv-stringify).
 
 import { CsvError, parse } from 'csv-parse/sync';
 
 import { formatMinor } from '../gateway/amount';
-import { csvCell } from '../store/csv';
+import { csvLineWriter } from '../store/csv-record';
 import type { BatchRow } from '../store/batches';
 import type { JournalEntry } from '../store/port';
 import { ServiceError } from './errors';
@@ -111,11 +112,12 @@ export function finalStatusOf(row: BatchRow, entry?: JournalEntry): string {
  * The result file: every row of the batch, in the order of the file. `entries` are the journal
  * entries of the rows' action ids, as the journal port has them now.
  */
-export function resultCsv(
+export async function resultCsv(
   rows: readonly BatchRow[],
   entries: ReadonlyMap<string, JournalEntry> = new Map(),
-): string {
-  let text = RESULT_COLUMNS.join(',') + '\r\n';
+): Promise<string> {
+  const line = await csvLineWriter();
+  let text = line(RESULT_COLUMNS);
   for (const r of rows) {
     const entry = r.actionId ? entries.get(r.actionId) : undefined;
     const unseen = (r.state === 'ready' || r.state === 'sending') && entry;
@@ -129,7 +131,7 @@ export function resultCsv(
       finalStatusOf(r, entry),
       (unseen ? entry.errorMessage : null) ?? r.error ?? r.problem ?? '',
     ];
-    text += cells.map(csvCell).join(',') + '\r\n';
+    text += line(cells);
   }
   return text;
 }

@@ -4,7 +4,8 @@
 // SQLite the export takes the adapter's fast path (raw rows to CSV text, journal-pages.ts).
 
 import { formatMinor } from '../gateway/amount';
-import { CSV_HEADER } from '../store/csv';
+import { CSV_COLUMN_NAMES } from '../store/csv';
+import { csvLineWriter } from '../store/csv-record';
 import type { JournalEntry, JournalFilter, JournalPort } from '../store/port';
 import { actionLabel } from '../../preload/journal-actions';
 import { ServiceError } from './errors';
@@ -111,7 +112,7 @@ export class JournalService {
   ): AsyncGenerator<string | Uint8Array> {
     let done = 0;
     let total: number | undefined;
-    yield CSV_HEADER;
+    yield (await csvLineWriter())(CSV_COLUMN_NAMES);
     for await (const chunk of this.journal.csvChunks(filter, EXPORT_BATCH)) {
       const counted = total === undefined && chunk.total !== undefined;
       total ??= chunk.total;

@@ -1,10 +1,11 @@
-// CSV export of the journal: RFC 4180 quoting, amounts as exact decimal text, and cells that a
-// spreadsheet would run as a formula (=, +, -, @) defused with a leading apostrophe.
+// CSV export of the journal: its columns, amounts as exact decimal text, times with their offset.
+// The records are written by csv-record.ts (csv-stringify: quoting, formulas defused).
 
 import { formatMinor } from '../gateway/amount';
 import { currencyExponent, minorToText } from '../../preload/money';
 import { actionLabel } from '../../preload/journal-actions';
 import { isoWithOffset, isoWithOffsetByDay } from '../../preload/time';
+import { csvLineWriter, type CsvLine } from './csv-record';
 import type { JournalEntry } from './journal';
 
 const COLUMNS: readonly [string, (e: JournalEntry) => string][] = [
@@ -63,20 +64,16 @@ function textOf(value: unknown): string {
       : (value as string);
 }
 
-/** A stored value as a CSV cell. */
-function cellOf(value: unknown): string {
-  return value === null || value === undefined ? '' : csvCell(textOf(value));
-}
-
 /**
  * A row read raw in CSV_SOURCE_COLUMNS order (integers as bigint) as its CSV line: the
  * export's path, with no entry objects in between, and the same text as csvLines of the same
  * entry. One of these serves one export: it keeps the local dates and offset of the last UTC
  * day of each time column (isoWithOffsetByDay) and the decimals of the last currency, which
- * per entry would cost more than the rest of the line. The columns are written out one by one
- * (a loop over the columns with a test per kind cost a quarter more).
+ * per entry would cost more than the rest of the line. The cells are written one by one into
+ * one array that every row reuses (a loop over the columns with a test per kind cost a quarter
+ * more).
  */
-export function rawCsvLine(): (row: readonly unknown[]) => string {
+export function rawCsvLine(line: CsvLine): (row: readonly unknown[]) => string {
   const createdAt = isoWithOffsetByDay();
   const finalAt = isoWithOffsetByDay();
   let currency: unknown = null;
@@ -87,50 +84,34 @@ export function rawCsvLine(): (row: readonly unknown[]) => string {
       currency = code;
       exponent = currencyExponent(textOf(code) || null);
     }
-    return csvCell(minorToText(minor as bigint, exponent));
+    return minorToText(minor as bigint, exponent);
   };
   const timeOf = (format: (iso: string) => string, value: unknown): string =>
-    value === null || value === undefined ? '' : csvCell(format(textOf(value)));
+    value === null || value === undefined ? '' : format(textOf(value));
+  const cells: string[] = new Array<string>(CSV_SOURCE_COLUMNS.length).fill('');
   // CSV_SOURCE_COLUMNS, in order.
-  return (row) =>
-    timeOf(createdAt, row[0]) +
-    ',' +
-    cellOf(row[1]) + // operator
-    ',' +
-    cellOf(row[2]) + // profile_id
-    ',' +
-    csvCell(actionLabel((row[3] as string | null) ?? null, textOf(row[4]))) +
-    ',' +
-    cellOf(row[4]) + // operation
-    ',' +
-    cellOf(row[5]) + // client_orderid
-    ',' +
-    cellOf(row[6]) + // orderid
-    ',' +
-    cellOf(row[7]) + // target_orderid
-    ',' +
-    cellOf(row[8]) + // target_client_orderid
-    ',' +
-    amountOf(row[9], row[10]) +
-    ',' +
-    cellOf(row[10]) + // currency
-    ',' +
-    cellOf(row[11]) + // reason
-    ',' +
-    cellOf(row[12]) + // note
-    ',' +
-    cellOf(row[13]) + // email
-    ',' +
-    cellOf(row[14]) + // state
-    ',' +
-    cellOf(row[15]) + // status
-    ',' +
-    cellOf(row[16]) + // error_code
-    ',' +
-    cellOf(row[17]) + // error_message
-    ',' +
-    timeOf(finalAt, row[18]) +
-    '\r\n';
+  return (row) => {
+    cells[0] = timeOf(createdAt, row[0]);
+    cells[1] = textOf(row[1]); // operator
+    cells[2] = textOf(row[2]); // profile_id
+    cells[3] = actionLabel((row[3] as string | null) ?? null, textOf(row[4]));
+    cells[4] = textOf(row[4]); // operation
+    cells[5] = textOf(row[5]); // client_orderid
+    cells[6] = textOf(row[6]); // orderid
+    cells[7] = textOf(row[7]); // target_orderid
+    cells[8] = textOf(row[8]); // target_client_orderid
+    cells[9] = amountOf(row[9], row[10]);
+    cells[10] = textOf(row[10]); // currency
+    cells[11] = textOf(row[11]); // reason
+    cells[12] = textOf(row[12]); // note
+    cells[13] = textOf(row[13]); // email
+    cells[14] = textOf(row[14]); // state
+    cells[15] = textOf(row[15]); // status
+    cells[16] = textOf(row[16]); // error_code
+    cells[17] = textOf(row[17]); // error_message
+    cells[18] = timeOf(finalAt, row[18]);
+    return line(cells);
+  };
 }
 
 /** Lines kept as text before they are encoded into the chunk: a short string, soon garbage. */
@@ -145,11 +126,15 @@ const CHUNK_BYTES = 256 * 1024;
  * alive while it grows, and encoded again when written.
  */
 export class RawCsvChunks {
-  private readonly line = rawCsvLine();
+  private readonly line: (row: readonly unknown[]) => string;
   private text = '';
   private lines = 0;
   private chunk: Buffer | undefined;
   private used = 0;
+
+  constructor(line: CsvLine) {
+    this.line = rawCsvLine(line);
+  }
 
   add(row: readonly unknown[]): void {
     this.text += this.line(row);
@@ -180,18 +165,8 @@ export class RawCsvChunks {
   }
 }
 
-/** Anything csvCell changes: a formula's first character, or what needs quoting. */
-const NOT_PLAIN = /^[=+\-@\t\r]|[",\r\n]/;
-
-export function csvCell(value: string): string {
-  // Most cells are plain: one test instead of two (the export runs this for every cell).
-  if (!NOT_PLAIN.test(value)) return value;
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** The header line. */
-export const CSV_HEADER = COLUMNS.map(([name]) => name).join(',') + '\r\n';
+/** The header line's cells. */
+export const CSV_COLUMN_NAMES: readonly string[] = COLUMNS.map(([name]) => name);
 
 /**
  * A chunk of the journal's CSV: text, or its UTF-8 bytes (SQLite's raw rows), and its entries.
@@ -215,29 +190,29 @@ export async function* csvChunksOfEntries(
   count: () => Promise<number>,
 ): AsyncGenerator<CsvChunk> {
   yield { content: '', entries: 0, total: await count() };
+  const line = await csvLineWriter();
   let batch: JournalEntry[] = [];
   for await (const entry of entries) {
     batch.push(entry);
     if (batch.length >= size) {
-      yield { content: csvLines(batch), entries: batch.length };
+      yield { content: csvLines(batch, line), entries: batch.length };
       batch = [];
     }
   }
-  if (batch.length) yield { content: csvLines(batch), entries: batch.length };
+  if (batch.length) yield { content: csvLines(batch, line), entries: batch.length };
 }
+
 /** One line per entry. */
-export function csvLines(entries: readonly JournalEntry[]): string {
+export function csvLines(entries: readonly JournalEntry[], line: CsvLine): string {
   let text = '';
-  for (const entry of entries)
-    text += COLUMNS.map(([, get]) => csvCell(get(entry))).join(',') + '\r\n';
+  for (const entry of entries) text += line(COLUMNS.map(([, get]) => get(entry)));
   return text;
 }
 
-export function* journalCsvLines(entries: Iterable<JournalEntry>): Generator<string> {
-  yield CSV_HEADER;
-  for (const entry of entries) yield csvLines([entry]);
-}
-
-export function journalCsv(entries: Iterable<JournalEntry>): string {
-  return [...journalCsvLines(entries)].join('');
+/** The whole CSV of these entries, header first, from whole entries (the reference of tests). */
+export async function journalCsv(entries: Iterable<JournalEntry>): Promise<string> {
+  const line = await csvLineWriter();
+  let text = line(CSV_COLUMN_NAMES);
+  for (const entry of entries) text += csvLines([entry], line);
+  return text;
 }

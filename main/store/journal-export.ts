@@ -24,6 +24,7 @@
 
 import { openReadOnly, type Db } from './database';
 import { CSV_SOURCE_COLUMNS, RawCsvChunks, type CsvChunk } from './csv';
+import { csvLineWriter } from './csv-record';
 import type { JournalFilter } from './journal-filter';
 import { JournalPages, whereClause } from './journal-pages';
 
@@ -62,7 +63,7 @@ export async function* snapshotCsvChunks(
 /**
  * The export on one connection: the count (a chunk that says the total), then batches of `size`
  * of the filter's rows, newest first, each read to its end and turned straight into UTF-8
- * (csv.ts RawCsvChunks).
+ * (csv.ts RawCsvChunks, its records written by csv-record.ts).
  */
 async function* connectionCsvChunks(
   db: Db,
@@ -72,7 +73,7 @@ async function* connectionCsvChunks(
   const pages = new JournalPages(db);
   const total = whereClause(filter).where === '' ? await countInPieces(db) : pages.count(filter);
   yield { content: '', entries: 0, total };
-  const csv = new RawCsvChunks();
+  const csv = new RawCsvChunks(await csvLineWriter());
   const add = (row: readonly unknown[]) => csv.add(row);
   for (const entries of pages.rawBatches(filter, size, CSV_SOURCE_COLUMNS, add)) {
     yield { content: csv.take(), entries };

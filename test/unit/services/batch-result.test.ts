@@ -2,6 +2,7 @@
 // end (its desk quit while it was in flight, another desk's start settled it) shows what the
 // journal knows, not "not finished"; a row the batch saw end keeps what it recorded.
 
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 
 import { resultCsv } from '../../../main/services/batch-csv';
@@ -44,7 +45,7 @@ function entryOf(r: BatchRow, patch: Partial<JournalEntry>): [string, JournalEnt
 }
 
 describe('the batch result file', () => {
-  it("takes a row's outcome from the journal when the batch did not see it end", () => {
+  it("takes a row's outcome from the journal when the batch did not see it end", async () => {
     const settled = row(2, {});
     const refused = row(3, {});
     const inFlight = row(4, {});
@@ -60,7 +61,9 @@ describe('the batch result file', () => {
       entryOf(inFlight, { state: 'unknown', status: null }),
       entryOf(seen, {}),
     ]);
-    const lines = resultCsv([settled, refused, inFlight, seen, never], entries).split('\r\n');
+    const lines = (await resultCsv([settled, refused, inFlight, seen, never], entries)).split(
+      '\r\n',
+    );
     expect(lines.slice(1, 6)).toEqual([
       '2,refund,1002,pd-row-2-abcdef,2.50,EUR,approved,',
       '3,refund,1003,pd-row-3-abcdef,2.50,EUR,not sent,The gateway still had no record of this request: it was not received.',
@@ -69,8 +72,19 @@ describe('the batch result file', () => {
       '6,refund,1006,pd-row-6-abcdef,2.50,EUR,not finished,',
     ]);
     // Without the journal's word, a row in flight is only "not finished".
-    expect(resultCsv([settled]).split('\r\n')[1]).toBe(
+    expect((await resultCsv([settled])).split('\r\n')[1]).toBe(
       '2,refund,1002,pd-row-2-abcdef,2.50,EUR,not finished,',
     );
+  });
+
+  it('writes an error a spreadsheet would run as a formula, fullwidth too, as text', async () => {
+    const failed = (line: number, error: string) =>
+      row(line, { state: 'failed', status: 'error', error });
+    const text = await resultCsv([failed(2, '=cmd|"/c calc"!A1'), failed(3, '\uFF20SUM(A1)')]);
+    const [header = [], ...rows] = parse(text);
+    expect(rows.map((r) => r[header.indexOf('error')])).toEqual([
+      `'=cmd|"/c calc"!A1`,
+      "'\uFF20SUM(A1)",
+    ]);
   });
 });

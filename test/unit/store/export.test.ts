@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { writeContent } from '../../../main/files';
@@ -74,7 +75,7 @@ describe('CSV export', () => {
     await writeContent(out, () =>
       new JournalService(new SqliteJournalPort(db, journal)).csvChunks({}, (p) => progress.push(p)),
     );
-    expect(readFileSync(out, 'utf8')).toBe(journalCsv(journal.iterate()));
+    expect(readFileSync(out, 'utf8')).toBe(await journalCsv(journal.iterate()));
     expect(readFileSync(out, 'utf8').trimEnd().split('\r\n')).toHaveLength(ENTRIES + 1);
     expect(progress[0]).toEqual({ done: 0, total: ENTRIES });
     expect(progress.at(-1)).toEqual({ done: ENTRIES, total: ENTRIES });
@@ -117,7 +118,7 @@ describe('CSV export', () => {
         new JournalService(new SqliteJournalPort(db, journal)).csvChunks({}),
       );
       const text = readFileSync(out, 'utf8');
-      expect(text).toBe(journalCsv(journal.iterate()));
+      expect(text).toBe(await journalCsv(journal.iterate()));
       expect(text).toContain('2026-03-29T01:59:');
       expect(text).toContain('2026-03-29T03:00:');
       expect(text).toContain(`,${'é€😀x'.repeat(40_000)},`);
@@ -126,6 +127,23 @@ describe('CSV export', () => {
       if (zone === undefined) delete process.env.TZ;
       else process.env.TZ = zone;
     }
+  });
+
+  it('writes cells a spreadsheet would run as a formula, fullwidth ones too, as text', async () => {
+    // Some spreadsheets read the fullwidth ＝ ＋ － ＠ as = + - @ and run the cell.
+    const cells = ['=1+1', '\uFF1DHYPERLINK("http://evil")', '\uFF0B1', '\uFF0D1', '\uFF20SUM(A1)'];
+    const setNote = db.prepare('UPDATE journal SET note = ?, reason = ? WHERE id = ?');
+    cells.forEach((cell, i) => setNote.run(cell, `lone\r${cell}\nbreaks`, i + 1));
+    const out = join(dir, 'formulas.csv');
+    await writeContent(out, () =>
+      new JournalService(new SqliteJournalPort(db, journal)).csvChunks({}),
+    );
+    const [header = [], ...rows] = parse(readFileSync(out, 'utf8'));
+    expect(rows).toHaveLength(ENTRIES);
+    const oldest = rows.slice(-cells.length).reverse();
+    const column = (name: string) => oldest.map((row) => row[header.indexOf(name)]);
+    expect(column('note')).toEqual(cells.map((cell) => `'${cell}`));
+    expect(column('reason')).toEqual(cells.map((cell) => `lone\r${cell}\nbreaks`));
   });
 
   it('exports only what the filter matches, newest first', async () => {
@@ -139,7 +157,7 @@ describe('CSV export', () => {
   });
 
   it('writes the journal as it was when the export started, whatever is written meanwhile', async () => {
-    const before = journalCsv(journal.iterate());
+    const before = await journalCsv(journal.iterate());
     const out = join(dir, 'snapshot.csv');
     const service = new JournalService(new SqliteJournalPort(db, journal));
     const progress: ExportProgress[] = [];
@@ -171,7 +189,7 @@ describe('CSV export', () => {
     // The next export sees both.
     const next = join(dir, 'next.csv');
     await writeContent(next, () => service.csvChunks({}));
-    expect(readFileSync(next, 'utf8')).toBe(journalCsv(journal.iterate()));
+    expect(readFileSync(next, 'utf8')).toBe(await journalCsv(journal.iterate()));
     expect(readFileSync(next, 'utf8')).toContain(',pd-new,');
     expect(readFileSync(next, 'utf8')).toMatch(/,pd-3,777003,.*,final,approved,/);
   });
@@ -209,7 +227,7 @@ describe('CSV export', () => {
     await writeContent(out, () =>
       new JournalService(new SqliteJournalPort(db, journal)).csvChunks({}),
     );
-    expect(readFileSync(out, 'utf8')).toBe(journalCsv(journal.iterate()));
+    expect(readFileSync(out, 'utf8')).toBe(await journalCsv(journal.iterate()));
   });
 
   it('says what is wrong with the file when the journal cannot be read', async () => {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { journalCsv } from '../../../main/store/csv';
@@ -334,14 +335,22 @@ describe('the journal', () => {
     expect(page.rows.map((e) => e.clientOrderId)).toEqual(['b']);
   });
 
-  it('exports CSV with exact amounts, quoting, and formulas defused', () => {
+  it('exports CSV with exact amounts, quoting, and formulas defused', async () => {
     refund('r-csv', { reason: 'Said "wrong size", sent back', note: '=HYPERLINK("http://evil")' });
-    const csv = journalCsv(journal.iterate());
+    const csv = await journalCsv(journal.iterate());
     const [header, row] = csv.trimEnd().split('\r\n');
     expect(header).toMatch(/^created_at,operator,profile_id,action,operation,client_orderid/);
     expect(row).toContain(',2.29,EUR,');
     expect(row).toContain('"Said ""wrong size"", sent back"');
     expect(row).toContain(`"'=HYPERLINK(""http://evil"")"`);
+  });
+
+  it('exports fullwidth formulas defused too, as a spreadsheet reads the file', async () => {
+    refund('r-wide', { reason: '\uFF1DHYPERLINK("http://evil")', note: '\uFF0B1' });
+    const [header = [], row = []] = parse(await journalCsv(journal.iterate()));
+    const cell = (name: string) => row[header.indexOf(name)];
+    expect(cell('reason')).toBe(`'\uFF1DHYPERLINK("http://evil")`);
+    expect(cell('note')).toBe("'\uFF0B1");
   });
 });
 

@@ -1,0 +1,72 @@
+// The one way Paydesk writes a CSV record (the journal export, the batch result file): the
+// csv-stringify library with Paydesk's dialect, never quoting of our own. The dialect is in
+// docs/protocol.md ("CSV files Paydesk writes"): comma, CRLF after every record, no BOM, a cell
+// quoted (quotes doubled) when it holds a quote, a comma, a CR or an LF, and a cell a spreadsheet
+// would run as a formula written with a leading apostrophe.
+//
+// csv-stringify costs about 15 µs a record (it normalises its options and builds a stringifier
+// per call), which would make the export of a million entries five times slower. So a record
+// whose cells are all plain (plainLine) is joined here; any other goes to the library. The
+// fast path is pinned to the library by test/unit/store/csv-record.test.ts: every UTF-16 code
+// unit as a cell, and random records, give the library's bytes or are declined.
+//
+// The library is loaded on the first export, not when Paydesk starts (csvLineWriter).
+
+import type { Options } from 'csv-stringify/sync';
+
+/** csv-stringify's options for every CSV Paydesk writes. */
+export const CSV_OPTIONS: Readonly<Options> = Object.freeze({
+  delimiter: ',',
+  quote: '"',
+  escape: '"',
+  record_delimiter: '\r\n',
+  // csv-stringify turns this off when record_delimiter is given: a cell with a lone CR or LF
+  // would then go out unquoted, and every reader would cut the record there.
+  quote_record_delimiter: true,
+  // = + - @ TAB CR at a cell's start, and the fullwidth ＝ ＋ － ＠ that some spreadsheets
+  // read as the same: written after an apostrophe, so the spreadsheet shows text.
+  escape_formulas: true,
+  bom: false,
+  eof: true,
+  header: false,
+});
+
+/** Writes one record as its line, CRLF included. */
+export type CsvLine = (cells: readonly string[]) => string;
+
+/**
+ * A cell the library would change: one that starts like a formula (the characters that
+ * escape_formulas defuses), or holds a character that makes it quote the cell.
+ */
+const NOT_PLAIN = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]|[",\r\n]/;
+
+/**
+ * The line of a record whose cells the library would write as they are, or undefined when a
+ * cell is not plain (the library writes that record).
+ */
+export function plainLine(cells: readonly string[]): string | undefined {
+  // Joined as it is tested (a join after a loop of tests cost the export a tenth more).
+  let line = '';
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i] as string;
+    if (NOT_PLAIN.test(cell)) return undefined;
+    line += i === 0 ? cell : ',' + cell;
+  }
+  return line + '\r\n';
+}
+
+let writer: Promise<CsvLine> | undefined;
+
+/** The record writer, loading csv-stringify on first use. */
+export function csvLineWriter(): Promise<CsvLine> {
+  writer ??= import('csv-stringify/sync').then(
+    ({ stringify }): CsvLine =>
+      (cells) =>
+        plainLine(cells) ?? stringify([cells], CSV_OPTIONS),
+    (error: unknown) => {
+      writer = undefined; // the next export tries to load it again
+      throw error;
+    },
+  );
+  return writer;
+}
