@@ -4,7 +4,7 @@
 // it first, so a lost answer never becomes a second payment. A new id only after the gateway
 // closed the last one. Nothing is retried without a person pressing a button.
 
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 
 import type { JournalRow } from '../../../../preload/contract';
@@ -77,6 +77,9 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
     };
   }, [round]);
 
+  // A mutation, so a refusal by the journal's store re-reads the role (queryClient.ts).
+  const { mutateAsync } = useMutation({ mutationFn: send });
+
   const followed = useJournalEntry(
     request?.clientOrderId,
     result?.entry,
@@ -91,7 +94,7 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
       setSendError(undefined);
       setStopped(undefined);
       try {
-        setResult(await send(toSend));
+        setResult(await mutateAsync(toSend));
         setPhase('sent');
       } catch (error) {
         const code = error instanceof BridgeError ? error.code : '';
@@ -114,7 +117,7 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
         void queryClient.invalidateQueries({ queryKey: keys.orders });
       }
     },
-    [send, queryClient],
+    [mutateAsync, queryClient],
   );
 
   const review = useCallback((candidate: Req) => {
