@@ -2,9 +2,12 @@
 // reads keeps working (renderer/src/components/RoleFence.tsx). A support login on Keys picks the
 // profile whose key to look at, copies and saves its public key, and cannot generate or import;
 // on Batch it opens an earlier batch, reads its rows and saves its result file, and cannot load,
-// send or cancel. Then every fenced screen is walked as support and as finance: any enabled
-// control that is not a known read-only one (test/e2e/shots/fence.ts) fails the walk, so a new
-// changing button that forgets the fence cannot slip through. A real PostgreSQL holds the team.
+// send or cancel. Then every screen and every state an action leaves it in (test/e2e/shots/
+// fence.ts: an order looked up, a batch loaded, a batch paused...) is walked as support, finance
+// and admin: where the fence holds, any enabled control that is not a known read-only one fails
+// the walk, so a new changing button that forgets the fence cannot slip through; where it lets
+// the person through, the changing controls must be usable. A finance login moved to support
+// while a refund's panel is open loses its send buttons at once. A real PostgreSQL holds the team.
 
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,14 +16,23 @@ import { closeSharedBrowser } from '../harness/harness';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import type { Person } from '../support/team';
-import { FENCED_SCREENS, fenceProblems, READY, type FencedScreen } from './shots/fence';
+import { FENCE_STATES, fenceProblems, seedDesk, walkFence, type Need } from './shots/fence';
+import { lookUp } from './shots/orders';
 import { EARLIER_BATCH, teamDesk } from './shots/team';
 
 const withPostgres = postgresForTests('the role fence browser tests');
 
 const NOT_ADMIN = (login: string, group: string) =>
   `Your login ${login} is in ${group}: only paydesk_admin changes profiles and keys.`;
-const LOOKING_UP_ONLY = 'Your login sam is in paydesk_support: looking up only.';
+const LOOKING_UP_ONLY = (login: string) =>
+  `Your login ${login} is in paydesk_support: looking up only.`;
+const NO_MONEY = (login: string) =>
+  `Your login ${login} is in paydesk_admin: profiles and keys, no money (that is paydesk_finance).`;
+const state = (name: string) => {
+  const found = FENCE_STATES.find((s) => s.name === name);
+  if (!found) throw new Error(`No fence state ${name}`);
+  return found;
+};
 
 describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () => {
   let cluster: PgCluster;
@@ -92,7 +104,7 @@ describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () 
       expect(await page.locator(`#${reasonId}`).innerText()).toBe(
         NOT_ADMIN('sam', 'paydesk_support'),
       );
-      expect(await fenceProblems(page, 'keys')).toEqual([]);
+      expect(await fenceProblems(page, state('keys'), true)).toEqual([]);
       // Nothing changed: the same key.
       expect((await h.services.keys.current(sandbox!.id))?.publicKeySpkiPem).toBe(pem);
     } finally {
@@ -120,7 +132,10 @@ describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () 
       const id = loaded.batch.id;
 
       await h.open('#/batch');
-      await page.getByRole('note').filter({ hasText: LOOKING_UP_ONLY }).waitFor();
+      await page
+        .getByRole('note')
+        .filter({ hasText: LOOKING_UP_ONLY('sam') })
+        .waitFor();
       const load = page.getByRole('form', { name: 'Load a batch' });
       expect(await load.getByRole('button', { name: 'Check the rows' }).isDisabled()).toBe(true);
       expect(await load.getByLabel('CSV file').isDisabled()).toBe(true);
@@ -140,48 +155,75 @@ describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () 
       expect(lines).toHaveLength(3);
       expect(lines[1]).toMatch(/^2,refund,\d+,.*,5\.00,EUR,/);
       await view.getByText(/^Saved to /).waitFor();
-      expect(await fenceProblems(page, 'batch')).toEqual([]);
+      expect(await fenceProblems(page, state('batch: an earlier batch open'), true)).toEqual([]);
     } finally {
       await h.close();
       h.cleanUp();
     }
   }, 120_000);
 
-  // Fenced for whoever is not an admin; every other fenced screen is fenced for who may not pay.
-  const ADMIN_SCREENS: readonly FencedScreen[] = ['profiles', 'keys'];
-  const walks: [Person, string | undefined, string, FencedScreen[]][] = [
-    ['sam', LOOKING_UP_ONLY, NOT_ADMIN('sam', 'paydesk_support'), [...FENCED_SCREENS]],
-    ['ann', undefined, NOT_ADMIN('ann', 'paydesk_finance'), [...ADMIN_SCREENS]],
+  const walks: [Person, Partial<Record<Need, string>>][] = [
+    ['sam', { money: LOOKING_UP_ONLY('sam'), admin: NOT_ADMIN('sam', 'paydesk_support') }],
+    ['ann', { admin: NOT_ADMIN('ann', 'paydesk_finance') }],
+    ['ada', { money: NO_MONEY('ada') }],
   ];
   it.each(walks)(
-    'every fenced screen as %s: each enabled control is a known read-only one',
-    async (person, moneyReason, adminReason, screens) => {
+    'every screen and the states actions leave as %s: fenced, only read-only controls work; let through, the changing ones do',
+    async (person, reasons) => {
       const h = await teamDesk(cluster, team, person, 'Walk-1');
-      const { page } = h;
-      page.setDefaultTimeout(15_000);
+      h.page.setDefaultTimeout(15_000);
       try {
-        // Something on each screen to act on: the Sandbox's key (from the first start), an
-        // earlier batch.
-        const profile = (await h.services.profiles.list()).find((p) => p.embedded);
-        const loaded = await h.services.batches.load(profile!.id, 'walk.csv', EARLIER_BATCH);
-        h.services.batches.cancel(loaded.batch.id);
-        const problems: Record<string, string[]> = {};
-        for (const screen of screens) {
-          await h.open(`#/${screen}`);
-          const reason = ADMIN_SCREENS.includes(screen) ? adminReason : moneyReason;
-          await page.getByRole('note').filter({ hasText: reason }).waitFor();
-          if (screen === 'batch')
-            await page.getByRole('button', { name: `Open batch ${loaded.batch.id}` }).click();
-          await page.getByText(READY[screen]).first().waitFor();
-          const found = await fenceProblems(page, screen);
-          if (found.length > 0) problems[screen] = found;
-        }
-        expect(problems).toEqual({});
+        const seeded = await seedDesk(h);
+        expect(await walkFence(h, seeded, reasons)).toEqual({});
       } finally {
         await h.close();
         h.cleanUp();
       }
     },
-    180_000,
+    240_000,
   );
+
+  it('finance moved to support while a refund panel is open: the database refuses, and every send button goes at once; Close still closes', async () => {
+    const h = await teamDesk(cluster, team, 'bob', 'Front-2');
+    const { page } = h;
+    page.setDefaultTimeout(15_000);
+    const moveBob = (from: string, to: string) =>
+      cluster.asSuperuser((su) => su.query(`REVOKE ${from} FROM bob; GRANT ${to} TO bob`));
+    try {
+      await h.open('#/lookup');
+      await lookUp(page, 'demo-sale-1003');
+      await page.getByRole('button', { name: 'Refund…' }).click();
+      await page.getByRole('textbox', { name: /^Amount to refund/ }).fill('1.00');
+      await page.getByRole('combobox', { name: 'Reason' }).selectOption('Customer request');
+      const review = page.getByRole('button', { name: 'Review refund' });
+      expect(await review.isEnabled()).toBe(true);
+
+      // A DBA moves bob to support while the panel is open.
+      await moveBob('paydesk_finance', 'paydesk_support');
+      const journalTotal = async () => (await h.services.journal.search({}, 0, 10)).total;
+      const before = await journalTotal();
+      await review.click();
+      await page.getByRole('button', { name: 'Refund 1.00 USD' }).click();
+      // The database refuses, and the screen reads the role again at once: no poll waited for.
+      await page
+        .getByRole('note')
+        .filter({ hasText: LOOKING_UP_ONLY('bob') })
+        .first()
+        .waitFor();
+      const panel = page.locator('#action-panel');
+      await expect.poll(() => review.isDisabled()).toBe(true);
+      expect(await panel.getByRole('textbox', { name: /^Amount to refund/ }).isDisabled()).toBe(
+        true,
+      );
+      for (const name of ['Refund…', 'Void…'])
+        expect(await page.getByRole('button', { name }).isDisabled()).toBe(true);
+      expect(await journalTotal()).toBe(before);
+      await panel.getByRole('button', { name: 'Close' }).click();
+      await expect.poll(() => panel.count()).toBe(0);
+    } finally {
+      await moveBob('paydesk_support', 'paydesk_finance');
+      await h.close();
+      h.cleanUp();
+    }
+  }, 120_000);
 });

@@ -10,10 +10,14 @@
 //   clerk types what the dialog asks (the amount, or the card reference or order id when there
 //   is no amount), focus starts in that box, never on a button that moves money, and the
 //   button stays disabled until the text matches; "Go back" returns to the form as it was.
+//
+// The confirm button is a FencedButton: a dialog open when the person's role changes (demoted
+// from finance while confirming a refund) loses its confirm button at once; Cancel stays.
 
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 import { currencyExponent, readMoney } from '../../../preload/money';
+import { FencedButton, RoleReason, useFence } from './RoleFence';
 import './confirm-dialog.css';
 
 export interface TypedConfirmation {
@@ -75,6 +79,8 @@ export function ConfirmDialog(props: PlainProps | MoneyProps) {
   const typed = production ? money?.typed : undefined;
   const typedValue = typed ? (typed.normalise?.(text) ?? text.trim()) : undefined;
   const matches = !typed || typedValue === typed.expected;
+  const fence = useFence();
+  const fenced = fence !== undefined;
   const danger = money ? production : (props.danger ?? false);
   // Where focus starts when the dialog opens (after the typed box, which comes first).
   const firstButton = useRef(money ? confirm : cancel);
@@ -110,11 +116,13 @@ export function ConfirmDialog(props: PlainProps | MoneyProps) {
         {production && <p className="confirm-production-strip">Production profile: real money.</p>}
         {children}
       </div>
+      {/* The page's own line is behind the modal: the dialog says why too. */}
+      {fence && <RoleReason reason={fence.reason} />}
       <form
         onSubmit={(event) => {
-          // Enter in the box confirms only when what was typed matches.
+          // Enter in the box confirms only when what was typed matches, and the role allows it.
           event.preventDefault();
-          if (matches) onConfirm(typedValue);
+          if (matches && !fenced) onConfirm(typedValue);
         }}
       >
         {typed && (
@@ -141,14 +149,14 @@ export function ConfirmDialog(props: PlainProps | MoneyProps) {
           </div>
         )}
         <div className="button-row confirm-buttons">
-          <button
+          <FencedButton
             ref={confirm}
             type="submit"
             className={danger ? 'danger' : 'primary'}
             disabled={!matches}
           >
             {confirmLabel}
-          </button>
+          </FencedButton>
           <button ref={cancel} type="button" onClick={onCancel}>
             {money ? 'Go back' : 'Cancel'}
           </button>

@@ -5,7 +5,10 @@
 //
 // RoleFence puts the line on the screen and hands the fence down through context. A control that
 // changes something lives in a FencedForm (its fields in one disabled fieldset) or is a
-// FencedButton; everything else is read-only by intent. test/e2e/role-fence.test.ts walks every
+// FencedButton (ConfirmDialog's confirm button is one); everything else (Close, Done, copying,
+// opening) is read-only by intent. This is the only place that reads the role for a screen: no
+// screen calls useAllowed, so the rule is written once, and a role that changes while a form,
+// an outcome or a confirmation is open takes its send buttons away at once. test/e2e/role-fence.test.ts walks every
 // fenced screen as support and finance and fails on any enabled control it does not know to be
 // read-only, so a changing control that forgets the fence cannot become usable silently. The
 // main process and the database refuse what the role may not do anyway: this is the courtesy.
@@ -20,7 +23,10 @@ export interface Fence {
   reasonId: string;
 }
 
-const FenceContext = createContext<Fence | undefined>(undefined);
+/** The innermost RoleFence: what it fences for, and its fence (undefined where allowed). */
+const FenceContext = createContext<{ need: keyof Allowed; fence: Fence | undefined } | undefined>(
+  undefined,
+);
 
 export function RoleReason({ reason, id }: { reason: string; id?: string }) {
   return (
@@ -30,12 +36,22 @@ export function RoleReason({ reason, id }: { reason: string; id?: string }) {
   );
 }
 
+/**
+ * Fences what it holds for `need`. A part that fences itself (MoneyForm, the order's action
+ * panel) may sit inside a screen fenced for the same need: the outer fence's line says why once.
+ */
 export function RoleFence({ need, children }: { need: keyof Allowed; children: ReactNode }) {
+  const outer = useContext(FenceContext);
+  if (outer?.need === need) return children;
+  return <OwnFence need={need}>{children}</OwnFence>;
+}
+
+function OwnFence({ need, children }: { need: keyof Allowed; children: ReactNode }) {
   const allowance = useAllowed()[need];
   const id = useId();
   const fence = allowance.allowed ? undefined : { reason: allowance.reason, reasonId: `${id}-why` };
   return (
-    <FenceContext.Provider value={fence}>
+    <FenceContext.Provider value={{ need, fence }}>
       {fence && <RoleReason reason={fence.reason} id={fence.reasonId} />}
       {children}
     </FenceContext.Provider>
@@ -44,7 +60,7 @@ export function RoleFence({ need, children }: { need: keyof Allowed; children: R
 
 /** The fence over this part of the screen; undefined where the person may change things. */
 export function useFence(): Fence | undefined {
-  return useContext(FenceContext);
+  return useContext(FenceContext)?.fence;
 }
 
 /**

@@ -1,108 +1,303 @@
-// What a person who may not change things can still use on a fenced screen
-// (renderer/src/components/RoleFence.tsx): the controls that only read, choose, copy or save,
-// by screen and accessible name. Every other control on a fenced screen must be disabled: a new
-// button that changes something and forgets FencedForm/FencedButton makes the walk fail.
+// The role fence's walk (renderer/src/components/RoleFence.tsx): one table of every screen and
+// every state an action leaves a screen in (an order looked up, a batch loaded, a batch paused),
+// each with the controls that only read, choose, copy or save (usable by anyone) and the
+// controls that change something (usable only by whoever the fence lets through). A new screen
+// or state is added here once; the role-fence test walks it as support, finance and admin, and
+// the read-only test walks it on a database that cannot be written.
+//
+// Where the fence holds, every enabled control must be a known read-only one, so a button that
+// changes something and forgets the fence fails the walk; and the changing controls must be on
+// screen, disabled, so a walk that never reached its state fails too. Where the fence lets the
+// person through, the changing controls must be enabled: the walk proves it sees them.
 
 import type { Page } from 'playwright-core';
 
-export type FencedScreen =
-  | 'batch'
-  | 'payouts'
-  | 'payouts-to-pay'
-  | 'rebill'
-  | 'recurring'
-  | 'pay-link'
-  | 'card-info'
-  | 'profiles'
-  | 'keys';
+import type { Harness } from '../../harness/harness';
+import type { Allowed } from '../../../renderer/src/session';
+import { EARLIER_BATCH } from './team';
 
-export const FENCED_SCREENS: readonly FencedScreen[] = [
-  'batch',
-  'payouts',
-  'payouts-to-pay',
-  'rebill',
-  'recurring',
-  'pay-link',
-  'card-info',
-  'profiles',
-  'keys',
+export type Need = keyof Allowed;
+
+/** What the desk holds before the walk (made with its services), for the states to open. */
+export interface Seeded {
+  /** An earlier batch, cancelled: only its results to read and save. */
+  earlierBatch: number;
+  /** A batch checked and stored, not sent. */
+  readyBatch: number;
+  /** A batch started and paused with rows left. */
+  pausedBatch: number;
+}
+
+export interface FenceState {
+  /** Unique, as the walk reports it: "orders: a preauth looked up". */
+  name: string;
+  need: Need;
+  /** Needs the embedded sandbox gateway (not started on a read-only database). */
+  gateway?: boolean;
+  /** Opens the screen and does what leads to the state. */
+  reach: (h: Harness, seeded: Seeded) => Promise<void>;
+  /** Shown once the state's data is read, so no control is still to come. */
+  ready: string | RegExp;
+  /** `role "name"` of each control that changes nothing: usable by anyone. */
+  readOnly: readonly (string | RegExp)[];
+  /** `role "name"` of the controls that change something (send money, edit, load, resume). */
+  changing: readonly string[];
+}
+
+/** Two refunds on two orders, sent one order at a time (so a pause leaves one). */
+const TWO_REFUNDS =
+  'operation,client_orderid,amount,currency,reason,note\r\n' +
+  'refund,demo-sale-1001,1.00,EUR,Damaged,\r\n' +
+  'refund,demo-sale-1002,1.00,EUR,Damaged,\r\n';
+
+/**
+ * The batches the states open, made with the desk's services as a clerk would: loading and
+ * cancelling send nothing; the paused one is started and paused at once (as support, the team
+ * journal refuses its first row, and it pauses all the same with its other row left).
+ */
+export async function seedDesk(h: Harness): Promise<Seeded> {
+  const { batches, profiles } = h.services;
+  const profile = (await profiles.list()).find((p) => p.embedded);
+  if (!profile) throw new Error('The desk has no Sandbox profile.');
+  const earlier = await batches.load(profile.id, 'returns-october.csv', EARLIER_BATCH);
+  batches.cancel(earlier.batch.id);
+  const ready = await batches.load(profile.id, 'returns-ready.csv', TWO_REFUNDS, 1);
+  const paused = await batches.load(profile.id, 'returns-paused.csv', TWO_REFUNDS, 1);
+  batches.start(paused.batch.id);
+  batches.pause(paused.batch.id);
+  await batches.idle(paused.batch.id);
+  const state = batches.get(paused.batch.id).state;
+  if (state !== 'paused') throw new Error(`The paused batch is ${state}.`);
+  return {
+    earlierBatch: earlier.batch.id,
+    readyBatch: ready.batch.id,
+    pausedBatch: paused.batch.id,
+  };
+}
+
+const LOOKUP_FORM = ['combobox "Look up by"', 'searchbox "Order reference"', 'button "Look up"'];
+
+async function lookUpOrder(h: Harness, ref: string): Promise<void> {
+  await h.open('#/lookup');
+  await h.page.getByRole('searchbox', { name: 'Order reference' }).fill(ref);
+  await h.page.getByRole('button', { name: 'Look up', exact: true }).click();
+}
+
+const openScreen = (hash: string) => (h: Harness) => h.open(hash);
+
+async function openBatch(h: Harness, id: number): Promise<void> {
+  await h.open('#/batch');
+  await h.page.getByRole('button', { name: `Open batch ${id}` }).click();
+  await h.page.getByRole('region', { name: `Batch ${id}` }).waitFor();
+}
+
+/** Loading a batch: the file, the rows pasted, the lanes, and checking them. */
+const BATCH_LOAD = [
+  'button "CSV file"',
+  'textbox "Or paste the rows"',
+  'spinbutton "Orders at a time"',
+  'button "Check the rows"',
+];
+const BATCH_READ = [/^button "Open batch \d+"$/];
+
+export const FENCE_STATES: readonly FenceState[] = [
+  {
+    name: 'orders: a sale looked up',
+    need: 'money',
+    gateway: true,
+    reach: (h) => lookUpOrder(h, 'demo-sale-1003'),
+    ready: /^Order \d+$/,
+    readOnly: LOOKUP_FORM,
+    changing: ['button "Void…"', 'button "Refund…"'],
+  },
+  {
+    name: 'orders: a preauth looked up',
+    need: 'money',
+    gateway: true,
+    reach: (h) => lookUpOrder(h, 'demo-auth-2002'),
+    ready: /^Order \d+$/,
+    readOnly: LOOKUP_FORM,
+    changing: ['button "Capture…"', 'button "Cancel hold…"'],
+  },
+  {
+    name: 'batch: an earlier batch open',
+    need: 'money',
+    reach: (h, s) => openBatch(h, s.earlierBatch),
+    ready: 'Save the result CSV…',
+    readOnly: [...BATCH_READ, 'button "Save the result CSV…"'],
+    changing: BATCH_LOAD,
+  },
+  {
+    name: 'batch: loaded, not sent',
+    need: 'money',
+    reach: (h, s) => openBatch(h, s.readyBatch),
+    ready: /^Send 2 rows…$/,
+    readOnly: BATCH_READ,
+    changing: [...BATCH_LOAD, 'button "Send 2 rows…"', 'button "Cancel the batch"'],
+  },
+  {
+    name: 'batch: paused',
+    need: 'money',
+    reach: (h, s) => openBatch(h, s.pausedBatch),
+    ready: /^Resume$/,
+    readOnly: [...BATCH_READ, 'button "Save the result CSV…"'],
+    changing: [...BATCH_LOAD, 'button "Resume"', 'button "Cancel the batch"'],
+  },
+  {
+    name: 'payouts',
+    need: 'money',
+    reach: openScreen('#/payouts'),
+    ready: 'Send payout…',
+    readOnly: [],
+    changing: ['textbox "Card number"', 'button "Send payout…"'],
+  },
+  {
+    name: 'payouts to pay',
+    need: 'money',
+    reach: openScreen('#/payouts-to-pay'),
+    ready: 'No checked payout is waiting to be paid.',
+    readOnly: [],
+    changing: [],
+  },
+  {
+    name: 'rebill',
+    need: 'money',
+    reach: openScreen('#/rebill'),
+    ready: 'Charge card…',
+    readOnly: [],
+    changing: ['textbox "Card reference"', 'button "Charge card…"'],
+  },
+  {
+    name: 'subscriptions',
+    need: 'money',
+    reach: openScreen('#/recurring'),
+    ready: 'Set up subscription…',
+    readOnly: [],
+    changing: ['textbox "Amount per charge"', 'button "Set up subscription…"'],
+  },
+  {
+    name: 'payment links',
+    need: 'money',
+    reach: openScreen('#/pay-link'),
+    ready: 'No payment link yet on this profile.',
+    readOnly: [/^button "Copy the link for .*"$/, /^button "QR code of the link for .*"$/],
+    changing: ['textbox "Amount"', 'button "Make link…"'],
+  },
+  {
+    name: 'card references',
+    need: 'money',
+    reach: openScreen('#/card-info'),
+    ready: 'Save card…',
+    // Reading a card reference is a look-up (CARDINFO); saving a card is fenced.
+    readOnly: ['textbox "Card reference"', 'button "Read card"'],
+    changing: ['textbox "orderid of the approved payment"', 'button "Save card…"'],
+  },
+  {
+    name: 'profiles',
+    need: 'admin',
+    reach: openScreen('#/profiles'),
+    ready: /^Test connection$/,
+    // A status request for a made-up order: the gateway answers, nothing changes.
+    readOnly: ['button "Test connection"'],
+    changing: ['button "New profile"'],
+  },
+  {
+    name: 'keys',
+    need: 'admin',
+    reach: openScreen('#/keys'),
+    ready: 'Copy public key',
+    readOnly: [
+      'combobox "Key for profile"',
+      'button "Save public_key.pem…"',
+      'button "Copy public key"',
+      'textbox "Public key (PEM)"',
+    ],
+    changing: ['button "Generate new key…"'],
+  },
 ];
 
-/** `role "name"` of each control that changes nothing, as the accessibility tree names it. */
-export const READ_ONLY: Record<FencedScreen, readonly (string | RegExp)[]> = {
-  batch: [/^button "Open batch \d+"$/, 'button "Save the result CSV…"'],
-  payouts: [],
-  'payouts-to-pay': [],
-  rebill: [],
-  recurring: [],
-  'pay-link': [/^button "Copy the link for .*"$/, /^button "QR code of the link for .*"$/],
-  // Reading a card reference is a look-up (CARDINFO); saving a card is fenced.
-  'card-info': ['textbox "Card reference"', 'button "Read card"'],
-  // A status request for a made-up order: the gateway answers, nothing changes.
-  profiles: ['button "Test connection"'],
-  keys: [
-    'combobox "Key for profile"',
-    'button "Save public_key.pem…"',
-    'button "Copy public key"',
-    'textbox "Public key (PEM)"',
-  ],
-};
-
 /**
- * What each screen shows once its data is read (with a key, an earlier batch open, no payout or
- * link yet), so the walk sees every control, none still to come.
+ * Every visible form control in the main area (not the app's header or navigation), as
+ * `role "name"` and whether it can be used. Disabled includes a control in a disabled fieldset.
  */
-export const READY: Record<FencedScreen, string | RegExp> = {
-  batch: 'Save the result CSV…',
-  payouts: 'Send payout…',
-  'payouts-to-pay': 'No checked payout is waiting to be paid.',
-  rebill: 'Charge card…',
-  recurring: 'Set up subscription…',
-  'pay-link': 'No payment link yet on this profile.',
-  'card-info': 'Save card…',
-  profiles: /^Test connection$/,
-  keys: 'Copy public key',
-};
-
-/**
- * Every enabled, visible form control on the screen (the main area, not the app's header or
- * navigation), as `role "name"`. Disabled includes a control inside a disabled fieldset.
- */
-export async function enabledControls(page: Page): Promise<string[]> {
-  const controls = page
-    .locator('main')
-    .locator('button:enabled, input:enabled, select:enabled, textarea:enabled');
-  const found: string[] = [];
+export async function controlsOf(page: Page): Promise<{ control: string; enabled: boolean }[]> {
+  const controls = page.locator('main').locator('button, input, select, textarea');
+  const found: { control: string; enabled: boolean }[] = [];
   for (const control of await controls.all()) {
     if (!(await control.isVisible())) continue;
     const snapshot = await control.ariaSnapshot();
     const first = /^- (\w+)(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot.split('\n')[0] ?? '');
-    found.push(first ? `${first[1]} "${first[2] ?? ''}"` : snapshot);
+    found.push({
+      control: first ? `${first[1]} "${first[2] ?? ''}"` : snapshot,
+      enabled: await control.isEnabled(),
+    });
   }
   return found;
 }
 
+const matches = (known: readonly (string | RegExp)[], control: string) =>
+  known.some((k) => (typeof k === 'string' ? k === control : k.test(control)));
+
 /**
- * What is wrong with the controls of a fenced screen: any enabled control not known to be
- * read-only (a changing control that forgot the fence), and any known read-only control, named
- * exactly, that is not there to use (fenced by mistake, or the walk found nothing at all).
+ * What is wrong with a state's controls. Fenced: any enabled control not known to be read-only
+ * (a changing control that forgot the fence), a known read-only control not there to use, a
+ * changing control not on screen (the state was not reached). Let through: a changing control
+ * not there to use.
  */
 export async function fenceProblems(
   page: Page,
-  screen: FencedScreen,
-  /** False where the screen has nothing to show (no profile, no key): only the left-on check. */
-  readOnlyShown = true,
+  state: FenceState,
+  fenced: boolean,
+  /** False where the screen has nothing to show (no profile): only the left-on check. */
+  shown = true,
 ): Promise<string[]> {
-  const known = READ_ONLY[screen];
-  const enabled = await enabledControls(page);
-  const leftOn = enabled.filter(
-    (control) => !known.some((k) => (typeof k === 'string' ? k === control : k.test(control))),
-  );
-  const missing = readOnlyShown
-    ? known.filter((k): k is string => typeof k === 'string' && !enabled.includes(k))
+  const controls = await controlsOf(page);
+  const enabled = controls.filter((c) => c.enabled).map((c) => c.control);
+  const all = controls.map((c) => c.control);
+  if (!fenced)
+    return state.changing
+      .filter((c) => !enabled.includes(c))
+      .map((c) => `${c} is not there to use`);
+  const leftOn = enabled.filter((c) => !matches(state.readOnly, c));
+  const readOnlyMissing = shown
+    ? state.readOnly.filter((k): k is string => typeof k === 'string' && !enabled.includes(k))
     : [];
+  const changingMissing = shown ? state.changing.filter((c) => !all.includes(c)) : [];
   return [
     ...leftOn.map((c) => `${c} is enabled and not known to be read-only`),
-    ...missing.map((c) => `${c} is not there to use`),
+    ...readOnlyMissing.map((c) => `${c} is not there to use`),
+    ...changingMissing.map((c) => `${c} is not on screen (the state was not reached)`),
   ];
+}
+
+/**
+ * Walks `states` in the page. `reasons` holds the fence's sentence for each need the person may
+ * not (the line the walk waits for); a need without one is let through. Returns the problems by
+ * state name: {} when the fence holds where it must and lets through where it may.
+ */
+export async function walkFence(
+  h: Harness,
+  seeded: Seeded,
+  reasons: Partial<Record<Need, string>>,
+  states: readonly FenceState[] = FENCE_STATES,
+  ready: Partial<Record<string, string | RegExp>> = {},
+): Promise<Record<string, string[]>> {
+  const problems: Record<string, string[]> = {};
+  for (const state of states) {
+    await state.reach(h, seeded);
+    const reason = reasons[state.need];
+    if (reason !== undefined)
+      await h.page.getByRole('note').filter({ hasText: reason }).first().waitFor();
+    await h.page
+      .getByText(ready[state.name] ?? state.ready)
+      .first()
+      .waitFor();
+    if (reason === undefined && (await h.page.getByRole('note').count()) > 0)
+      problems[state.name] = [
+        `fenced, saying ${await h.page.getByRole('note').first().innerText()}`,
+      ];
+    const found = await fenceProblems(h.page, state, reason !== undefined);
+    if (found.length > 0) problems[state.name] = [...(problems[state.name] ?? []), ...found];
+  }
+  return problems;
 }

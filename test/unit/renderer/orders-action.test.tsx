@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 // The action panel against a scripted bridge: what reaches window.paydesk, and when. A lost
 // answer is retried only by a person, with the same action id; a refusal starts a new action;
-// a bad form sends nothing.
+// a bad form sends nothing. A person whose role changes while the panel is open (finance ->
+// support) loses every send button at once, and can still close the panel.
 
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -11,6 +12,7 @@ import type { BridgeResult, JournalRow, OrderViewData } from '../../../preload/c
 import type { ProfileView } from '../../../renderer/src/profile-context';
 import { createQueryClient } from '../../../renderer/src/queryClient';
 import { ActionPanel } from '../../../renderer/src/screens/orders/ActionPanel';
+import { sessionKey } from '../../../renderer/src/session';
 
 const profile: ProfileView = {
   id: 'p1',
@@ -96,6 +98,9 @@ interface Script {
 
 let script: Script;
 let ids: number;
+/** The Paydesk groups of the team login, as the team's database has them now. */
+let groups: string[];
+const LOOKING_UP_ONLY = 'Your login ann is in paydesk_support: looking up only.';
 const calls = { openAction: 0, refund: [] as { clientOrderId: string; amount?: string }[] };
 
 beforeAll(() => {
@@ -124,6 +129,13 @@ beforeAll(() => {
           return Promise.resolve(next(request));
         },
       },
+      session: {
+        get: () =>
+          Promise.resolve({
+            ok: true,
+            data: { journal: 'team', login: 'ann', desk: 'Front-1', groups, reachable: true },
+          }),
+      },
       journal: {
         search: () =>
           Promise.resolve({
@@ -137,6 +149,7 @@ beforeAll(() => {
 
 beforeEach(() => {
   ids = 0;
+  groups = ['paydesk_finance'];
   calls.openAction = 0;
   calls.refund = [];
   script = { refund: [], journal: [] };
@@ -153,7 +166,15 @@ function renderPanel(shown: OrderViewData = order, onProfile: ProfileView = prof
     </QueryClientProvider>
   );
   const { rerender } = render(panel(shown));
-  return { onClose, rerender: (o: OrderViewData) => rerender(panel(o)) };
+  return {
+    onClose,
+    rerender: (o: OrderViewData) => rerender(panel(o)),
+    /** The team's database moves the login to paydesk_support; the session's poll reads it. */
+    demote: async () => {
+      groups = ['paydesk_support'];
+      await client.invalidateQueries({ queryKey: sessionKey });
+    },
+  };
 }
 
 /** The figures list of the panel: label -> value. */
@@ -279,6 +300,79 @@ describe('ActionPanel', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Refund 10.00 EUR' }));
     expect(await screen.findByText(/may or may not have reached the gateway/)).toBeTruthy();
     expect(calls.refund.map((r) => r.clientOrderId)).toEqual(['pd-test-1', 'pd-test-1']);
+  });
+
+  it('demoted to support while "Try again" shows: it is disabled at once, saying why; Close still closes', async () => {
+    script.refund.push(() => ({
+      ok: false,
+      error: { code: 'TIMEOUT', message: 'No answer in time.' },
+    }));
+    const { demote, onClose } = renderPanel();
+    await fillAndConfirm('10.00');
+    const tryAgain = await screen.findByRole('button', { name: 'Try again' });
+    expect(tryAgain).toHaveProperty('disabled', false);
+
+    await demote();
+    await waitFor(() => expect(tryAgain).toHaveProperty('disabled', true));
+    expect(screen.getByRole('note').textContent).toBe(LOOKING_UP_ONLY);
+    expect(tryAgain.getAttribute('aria-describedby')).toBe(screen.getByRole('note').id);
+    fireEvent.click(tryAgain);
+    expect(calls.refund).toHaveLength(1);
+    const close = screen.getByRole('button', { name: 'Close' });
+    expect(close).toHaveProperty('disabled', false);
+    fireEvent.click(close);
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('demoted while confirming, or while filling in: the confirm button and the form go off at once; Go back and Close stay', async () => {
+    const { demote } = renderPanel();
+    await waitFor(() => expect(calls.openAction).toBe(1));
+    fireEvent.change(reasonField(), { target: { value: 'Returned goods' } });
+    review();
+    const dialog = await screen.findByRole('dialog', { name: 'Refund 49.90 EUR?' });
+    const confirm = screen.getByRole('button', { name: 'Refund 49.90 EUR' });
+    expect(confirm).toHaveProperty('disabled', false);
+
+    await demote();
+    await waitFor(() => expect(confirm).toHaveProperty('disabled', true));
+    // The dialog says why itself: the page's line is behind the modal.
+    expect(dialog.textContent).toContain(LOOKING_UP_ONLY);
+    fireEvent.submit(confirm);
+    expect(calls.refund).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Go back' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // Back on the form: its fields and Review are off, Close is not.
+    expect(screen.getByRole('button', { name: 'Review refund' })).toHaveProperty('disabled', true);
+    // (In the fenced fieldset: disabled by it, not by their own attribute.)
+    expect(amountField().matches(':disabled')).toBe(true);
+    expect(reasonField().matches(':disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Close' })).toHaveProperty('disabled', false);
+    expect(calls.refund).toHaveLength(0);
+  });
+
+  it('the database refusing the role re-reads it at once: the form greys without waiting for the poll', async () => {
+    const sentence =
+      'Your team login ann is in paydesk_support, so it cannot refund: only paydesk_finance moves money. Nothing was sent or changed.';
+    script.refund.push(() => {
+      // A DBA moved the login to support a moment ago; the screen does not know yet.
+      groups = ['paydesk_support'];
+      return {
+        ok: false,
+        error: { code: 'STORE', message: sentence, details: { storeCode: 'NOT_ALLOWED' } },
+      };
+    });
+    renderPanel();
+    await fillAndConfirm('10.00');
+    expect(await screen.findByText(sentence)).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Review refund' })).toHaveProperty(
+        'disabled',
+        true,
+      ),
+    );
+    expect(screen.getByRole('note').textContent).toBe(LOOKING_UP_ONLY);
+    expect(calls.refund).toHaveLength(1);
   });
 
   it('after the gateway refused, a corrected attempt is a new action with a new id', async () => {

@@ -1,10 +1,13 @@
 // What became of an action, in plain words, from the moment it is sent to the gateway's final
 // word; with "Ask again" (the same action id: main asks the gateway, never sends twice) when the
-// answer was lost, and a way to start a new action once this one is closed.
+// answer was lost, and a way to start a new action once this one is closed. Asking again sends
+// the request again and a new action leads to sending: both are fenced (components/RoleFence),
+// so a person whose role changed while the outcome is shown cannot use them; closing is not.
 
 import type { ReactNode } from 'react';
 
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { FencedButton } from '../../components/RoleFence';
 import type { MoneyAction } from './useMoneyAction';
 
 export function ActionOutcome<Req extends { clientOrderId: string }>({
@@ -13,6 +16,7 @@ export function ActionOutcome<Req extends { clientOrderId: string }>({
   approved,
   newLabel,
   onNew,
+  close,
   waiting,
 }: {
   action: MoneyAction<Req>;
@@ -20,9 +24,12 @@ export function ActionOutcome<Req extends { clientOrderId: string }>({
   what: string;
   /** Shown when the action ended approved (or checked): what it made, with its ids. */
   approved?: ReactNode;
-  newLabel: string;
-  /** Instead of a new action on this screen (a list closes its panel). */
+  /** The button that starts a new action once this one is closed (fenced). */
+  newLabel?: string;
+  /** Instead of action.startOver (e.g. also forgets a typed card number). */
   onNew?: () => void;
+  /** A panel that closes instead ("Back to the list"): closing sends nothing, so never fenced. */
+  close?: { label: string; onClose: () => void };
   /** The action's own part is done once the gateway has it (a link waits for its customer): these words then. */
   waiting?: string;
 }) {
@@ -62,13 +69,16 @@ export function ActionOutcome<Req extends { clientOrderId: string }>({
       )}
       <div className="button-row">
         {phase === 'lost' && (
-          <button type="button" onClick={() => void action.askAgain()}>
-            Ask the gateway again
-          </button>
+          <FencedButton onClick={() => void action.askAgain()}>Ask the gateway again</FencedButton>
         )}
-        {(phase === 'refused' || done) && (
-          <button type="button" className="primary" onClick={onNew ?? action.startOver}>
+        {(phase === 'refused' || done) && newLabel !== undefined && (
+          <FencedButton className="primary" onClick={onNew ?? action.startOver}>
             {newLabel}
+          </FencedButton>
+        )}
+        {(phase === 'refused' || done) && close && (
+          <button type="button" className="primary" onClick={close.onClose}>
+            {close.label}
           </button>
         )}
       </div>

@@ -4,7 +4,7 @@
 // it first, so a lost answer never becomes a second payment. A new id only after the gateway
 // closed the last one. Nothing is retried without a person pressing a button.
 
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 
 import type { JournalRow } from '../../../../preload/contract';
@@ -61,6 +61,9 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
     };
   }, [round]);
 
+  // A mutation, so a refusal by the journal's store re-reads the role (queryClient.ts).
+  const { mutateAsync } = useMutation({ mutationFn: send });
+
   const followed = useJournalEntry(
     request?.clientOrderId,
     result?.entry,
@@ -75,7 +78,7 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
       setSendError(undefined);
       setStopped(undefined);
       try {
-        setResult(await send(toSend));
+        setResult(await mutateAsync(toSend));
         setPhase('sent');
       } catch (error) {
         const failure = sendFailure(error);
@@ -98,7 +101,7 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
         void queryClient.invalidateQueries({ queryKey: keys.orders });
       }
     },
-    [send, queryClient],
+    [mutateAsync, queryClient],
   );
 
   const review = useCallback((candidate: Req) => {

@@ -2,6 +2,11 @@
 // (client_orderid) is fetched when the panel opens and is the same on every "Try again": the
 // services then ask the gateway about it first, so a lost answer never becomes a second refund.
 // Nothing here is retried without a person pressing a button.
+//
+// Everything below the figures sits inside the role fence (components/RoleFence): the form, the
+// confirmation's button, "Try again" and "Change and send again" are fenced, so a person whose
+// role changes while the panel is open (finance -> support) loses them at once; Close and Done
+// only close the panel and always work.
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
@@ -16,6 +21,7 @@ import { BridgeError, errorMessage, FIELD_CODES, paydesk, sendFailure, unwrap } 
 import { ConfirmDialog, typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
+import { FencedButton, FencedForm, RoleFence } from '../../components/RoleFence';
 import type { ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { SETTLED_STATES, useJournalEntry } from './hooks';
@@ -263,6 +269,7 @@ export function ActionPanel({
   const alreadyLabel = onHold ? 'Already captured' : 'Already refunded';
   const leftLabel = onHold ? 'Left on hold' : 'Left to refund';
   const titleId = `${ids}-title`;
+  const formId = `${ids}-form`;
 
   return (
     <section
@@ -322,224 +329,229 @@ export function ActionPanel({
         )}
       </dl>
 
-      {idError !== undefined && (
-        <ErrorNotice error={idError} title="The action could not be prepared:" />
-      )}
-      {!action.allowed && phase === 'edit' && (
-        <Notice kind="warning">
-          {words.open} is not possible now: {action.reason}
-        </Notice>
-      )}
-      {formError !== undefined && <ErrorNotice error={formError} title="Nothing was sent:" />}
+      <RoleFence need="money">
+        {idError !== undefined && (
+          <ErrorNotice error={idError} title="The action could not be prepared:" />
+        )}
+        {!action.allowed && phase === 'edit' && (
+          <Notice kind="warning">
+            {words.open} is not possible now: {action.reason}
+          </Notice>
+        )}
+        {formError !== undefined && <ErrorNotice error={formError} title="Nothing was sent:" />}
 
-      <form onSubmit={review} noValidate className="action-form" aria-describedby={`${ids}-what`}>
-        <p id={`${ids}-what`} className="field-hint">
-          {words.hint}
-        </p>
-        {hasAmount && (
-          <div className="field">
-            <label htmlFor={`${ids}-amount`}>
-              Amount to {kind === 'capture' ? 'capture' : 'refund'} ({currency})
-            </label>
-            <div className="amount-input">
-              <input
-                id={`${ids}-amount`}
-                ref={amountInput}
-                name="amount"
-                inputMode="decimal"
-                autoComplete="off"
-                spellCheck={false}
-                value={amount}
-                readOnly={locked}
-                aria-invalid={errors.amount ? true : undefined}
-                aria-describedby={
-                  [locked ? '' : `${ids}-amount-hint`, errors.amount ? `${ids}-amount-error` : '']
-                    .filter(Boolean)
-                    .join(' ') || undefined
-                }
-                onChange={(e) => {
-                  setAmount(e.target.value);
-                  if (errors.amount) setErrors((prev) => ({ ...prev, amount: undefined }));
-                }}
-              />
-              <span className="amount-currency" aria-hidden="true">
-                {currency}
-              </span>
-            </div>
-            {!locked && (
-              <span id={`${ids}-amount-hint`} className="field-hint">
-                {action.max !== undefined
-                  ? `At most ${showMoney(action.max)} ${currency}, what is left. Lower it for a partial ${words.noun}.`
-                  : `Part of this order was changed outside Paydesk, so only the gateway knows what is left; enter the amount. The gateway refuses more than that and says how much is left.`}
-              </span>
-            )}
-            {errors.amount && (
-              <span id={`${ids}-amount-error`} className="field-error" role="alert">
-                {errors.amount}
-              </span>
-            )}
-          </div>
-        )}
-        {words.reasons && (
-          <div className="field">
-            <label htmlFor={`${ids}-reason`}>Reason</label>
-            <select
-              id={`${ids}-reason`}
-              ref={reasonInput}
-              value={reason}
-              disabled={locked}
-              required
-              aria-invalid={errors.reason ? true : undefined}
-              aria-describedby={errors.reason ? `${ids}-reason-error` : undefined}
-              onChange={(e) => {
-                setReason(e.target.value);
-                setErrors((prev) => ({ ...prev, reason: undefined, note: undefined }));
-              }}
-            >
-              <option value="">Choose a reason…</option>
-              {words.reasons.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-            {errors.reason && (
-              <span id={`${ids}-reason-error`} className="field-error" role="alert">
-                {errors.reason}
-              </span>
-            )}
-          </div>
-        )}
-        <div className="field">
-          <label htmlFor={`${ids}-note`}>
-            Note {reason === 'Other' ? '(required for “Other”)' : '(optional)'}
-          </label>
-          <textarea
-            id={`${ids}-note`}
-            ref={noteInput}
-            rows={2}
-            maxLength={500}
-            value={note}
-            readOnly={locked}
-            aria-invalid={errors.note ? true : undefined}
-            aria-describedby={errors.note ? `${ids}-note-error` : undefined}
-            onChange={(e) => {
-              setNote(e.target.value);
-              if (errors.note) setErrors((prev) => ({ ...prev, note: undefined }));
-            }}
-          />
-          {errors.note && (
-            <span id={`${ids}-note-error`} className="field-error" role="alert">
-              {errors.note}
-            </span>
-          )}
-        </div>
-        {!locked && (
-          <div className="button-row">
-            <button type="submit" className="primary" disabled={!clientOrderId || !action.allowed}>
-              Review {words.noun}
-            </button>
-            <button type="button" onClick={onClose}>
-              Close
-            </button>
-          </div>
-        )}
-      </form>
-
-      {phase === 'confirm' && sentAmount !== undefined && (
-        <ConfirmDialog
-          title={`${words.verb} ${showMoney(sentAmount)} ${currency}?`}
-          confirmLabel={`${words.verb} ${showMoney(sentAmount)} ${currency}`}
-          money={{
-            production,
-            typed: hasAmount
-              ? typeTheAmount(sentAmount, currency)
-              : typeTheId('the order id', order.orderId),
-          }}
-          onCancel={() => setPhase('edit')}
-          onConfirm={() => {
-            const toSend = request();
-            if (toSend) void send(toSend);
-          }}
+        <FencedForm
+          id={formId}
+          onSubmit={review}
+          noValidate
+          className="action-form"
+          aria-describedby={`${ids}-what`}
         >
-          <dl className="confirm-facts">
-            <dt>Order</dt>
-            <dd>
-              {order.orderId}
-              {order.clientOrderId ? ` (${order.clientOrderId})` : ''}
-            </dd>
-            <dt>
-              {kind === 'void' ? 'Voids the whole' : kind === 'cancel' ? 'Releases' : 'Amount'}
-            </dt>
-            <dd className="confirm-amount money">
-              {showMoney(sentAmount)} {currency}
-            </dd>
-            {reason && (
-              <>
-                <dt>Reason</dt>
-                <dd>
-                  {reason}
-                  {note.trim() ? `: ${note.trim()}` : ''}
-                </dd>
-              </>
-            )}
-            <dt>Profile</dt>
-            <dd>
-              {profile.name} <EnvironmentBadge environment={profile.environment} />
-            </dd>
-          </dl>
-          <p className="confirm-final">This cannot be undone.</p>
-        </ConfirmDialog>
-      )}
-
-      {phase === 'sending' && (
-        <p className="action-progress" role="status">
-          <span className="status-pill status-sending">Sending</span> Sending the {words.noun} of{' '}
-          {showMoney(sentAmount)} {currency} to the gateway…
-        </p>
-      )}
-
-      {(phase === 'sent' || phase === 'lost') && entry && (
-        <EntryOutcome
-          entry={entry}
-          noun={words.noun}
-          currency={currency}
-          replayed={sent?.replayed ?? false}
-          outcomeRef={outcome}
-        />
-      )}
-
-      {phase === 'lost' && !settled && (
-        <div className="action-lost" ref={outcome} tabIndex={-1}>
-          <ErrorNotice
-            error={sendError}
-            title={`The ${words.noun} may or may not have reached the gateway:`}
-          />
-          <p className="field-hint">
-            “Try again” sends the same request with the same action id (
-            {sent?.request.clientOrderId}). Paydesk asks the gateway about it first, so it is never
-            processed twice.
+          <p id={`${ids}-what`} className="field-hint">
+            {words.hint}
           </p>
-        </div>
-      )}
+          {hasAmount && (
+            <div className="field">
+              <label htmlFor={`${ids}-amount`}>
+                Amount to {kind === 'capture' ? 'capture' : 'refund'} ({currency})
+              </label>
+              <div className="amount-input">
+                <input
+                  id={`${ids}-amount`}
+                  ref={amountInput}
+                  name="amount"
+                  inputMode="decimal"
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={amount}
+                  readOnly={locked}
+                  aria-invalid={errors.amount ? true : undefined}
+                  aria-describedby={
+                    [locked ? '' : `${ids}-amount-hint`, errors.amount ? `${ids}-amount-error` : '']
+                      .filter(Boolean)
+                      .join(' ') || undefined
+                  }
+                  onChange={(e) => {
+                    setAmount(e.target.value);
+                    if (errors.amount) setErrors((prev) => ({ ...prev, amount: undefined }));
+                  }}
+                />
+                <span className="amount-currency" aria-hidden="true">
+                  {currency}
+                </span>
+              </div>
+              {!locked && (
+                <span id={`${ids}-amount-hint`} className="field-hint">
+                  {action.max !== undefined
+                    ? `At most ${showMoney(action.max)} ${currency}, what is left. Lower it for a partial ${words.noun}.`
+                    : `Part of this order was changed outside Paydesk, so only the gateway knows what is left; enter the amount. The gateway refuses more than that and says how much is left.`}
+                </span>
+              )}
+              {errors.amount && (
+                <span id={`${ids}-amount-error`} className="field-error" role="alert">
+                  {errors.amount}
+                </span>
+              )}
+            </div>
+          )}
+          {words.reasons && (
+            <div className="field">
+              <label htmlFor={`${ids}-reason`}>Reason</label>
+              <select
+                id={`${ids}-reason`}
+                ref={reasonInput}
+                value={reason}
+                disabled={locked}
+                required
+                aria-invalid={errors.reason ? true : undefined}
+                aria-describedby={errors.reason ? `${ids}-reason-error` : undefined}
+                onChange={(e) => {
+                  setReason(e.target.value);
+                  setErrors((prev) => ({ ...prev, reason: undefined, note: undefined }));
+                }}
+              >
+                <option value="">Choose a reason…</option>
+                {words.reasons.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+              {errors.reason && (
+                <span id={`${ids}-reason-error`} className="field-error" role="alert">
+                  {errors.reason}
+                </span>
+              )}
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor={`${ids}-note`}>
+              Note {reason === 'Other' ? '(required for “Other”)' : '(optional)'}
+            </label>
+            <textarea
+              id={`${ids}-note`}
+              ref={noteInput}
+              rows={2}
+              maxLength={500}
+              value={note}
+              readOnly={locked}
+              aria-invalid={errors.note ? true : undefined}
+              aria-describedby={errors.note ? `${ids}-note-error` : undefined}
+              onChange={(e) => {
+                setNote(e.target.value);
+                if (errors.note) setErrors((prev) => ({ ...prev, note: undefined }));
+              }}
+            />
+            {errors.note && (
+              <span id={`${ids}-note-error`} className="field-error" role="alert">
+                {errors.note}
+              </span>
+            )}
+          </div>
+        </FencedForm>
 
-      {phase === 'refused' && (
-        <div className="action-refused" ref={outcome} tabIndex={-1}>
-          <ErrorNotice error={sendError} title={`The ${words.noun} was not made.`} />
-        </div>
-      )}
+        {phase === 'confirm' && sentAmount !== undefined && (
+          <ConfirmDialog
+            title={`${words.verb} ${showMoney(sentAmount)} ${currency}?`}
+            confirmLabel={`${words.verb} ${showMoney(sentAmount)} ${currency}`}
+            money={{
+              production,
+              typed: hasAmount
+                ? typeTheAmount(sentAmount, currency)
+                : typeTheId('the order id', order.orderId),
+            }}
+            onCancel={() => setPhase('edit')}
+            onConfirm={() => {
+              const toSend = request();
+              if (toSend) void send(toSend);
+            }}
+          >
+            <dl className="confirm-facts">
+              <dt>Order</dt>
+              <dd>
+                {order.orderId}
+                {order.clientOrderId ? ` (${order.clientOrderId})` : ''}
+              </dd>
+              <dt>
+                {kind === 'void' ? 'Voids the whole' : kind === 'cancel' ? 'Releases' : 'Amount'}
+              </dt>
+              <dd className="confirm-amount money">
+                {showMoney(sentAmount)} {currency}
+              </dd>
+              {reason && (
+                <>
+                  <dt>Reason</dt>
+                  <dd>
+                    {reason}
+                    {note.trim() ? `: ${note.trim()}` : ''}
+                  </dd>
+                </>
+              )}
+              <dt>Profile</dt>
+              <dd>
+                {profile.name} <EnvironmentBadge environment={profile.environment} />
+              </dd>
+            </dl>
+            <p className="confirm-final">This cannot be undone.</p>
+          </ConfirmDialog>
+        )}
 
-      {locked && (
+        {phase === 'sending' && (
+          <p className="action-progress" role="status">
+            <span className="status-pill status-sending">Sending</span> Sending the {words.noun} of{' '}
+            {showMoney(sentAmount)} {currency} to the gateway…
+          </p>
+        )}
+
+        {(phase === 'sent' || phase === 'lost') && entry && (
+          <EntryOutcome
+            entry={entry}
+            noun={words.noun}
+            currency={currency}
+            replayed={sent?.replayed ?? false}
+            outcomeRef={outcome}
+          />
+        )}
+
+        {phase === 'lost' && !settled && (
+          <div className="action-lost" ref={outcome} tabIndex={-1}>
+            <ErrorNotice
+              error={sendError}
+              title={`The ${words.noun} may or may not have reached the gateway:`}
+            />
+            <p className="field-hint">
+              “Try again” sends the same request with the same action id (
+              {sent?.request.clientOrderId}). Paydesk asks the gateway about it first, so it is
+              never processed twice.
+            </p>
+          </div>
+        )}
+
+        {phase === 'refused' && (
+          <div className="action-refused" ref={outcome} tabIndex={-1}>
+            <ErrorNotice error={sendError} title={`The ${words.noun} was not made.`} />
+          </div>
+        )}
+
         <div className="button-row">
+          {!locked && (
+            // Outside the form's fieldset, tied to the form: the row keeps Close usable.
+            <FencedButton
+              type="submit"
+              form={formId}
+              className="primary"
+              disabled={!clientOrderId || !action.allowed}
+            >
+              Review {words.noun}
+            </FencedButton>
+          )}
           {phase === 'lost' && !settled && sent && (
-            <button type="button" className="primary" onClick={() => void send(sent.request)}>
+            <FencedButton className="primary" onClick={() => void send(sent.request)}>
               Try again
-            </button>
+            </FencedButton>
           )}
           {(phase === 'refused' || (entry?.state === 'refused' && settled)) && (
-            <button type="button" onClick={startOver}>
-              Change and send again
-            </button>
+            <FencedButton onClick={startOver}>Change and send again</FencedButton>
           )}
           {phase !== 'sending' && (
             <button type="button" className={settled ? 'primary' : undefined} onClick={onClose}>
@@ -547,7 +559,7 @@ export function ActionPanel({
             </button>
           )}
         </div>
-      )}
+      </RoleFence>
     </section>
   );
 }

@@ -17,11 +17,10 @@ import {
 import { ORDERID_MESSAGE, type OrderViewData } from '../../../../preload/contract';
 import { BridgeError } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';
-import { RoleReason } from '../../components/RoleFence';
+import { FencedButton, RoleFence } from '../../components/RoleFence';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { hrefOf, navigate } from '../../route';
-import { useAllowed } from '../../session';
 import { ActionPanel } from './ActionPanel';
 import { useOrder } from './hooks';
 import { OrderDetails } from './OrderDetails';
@@ -297,42 +296,44 @@ function OrderActions({
 }) {
   const ids = useId();
   const currency = order.currency ?? '';
-  // The person's role (or a read-only database) may allow no money at all: one line says why.
-  const money = useAllowed().money;
   return (
     <div className="order-actions" role="group" aria-labelledby={`${ids}-heading`}>
       <h3 id={`${ids}-heading`}>Actions</h3>
-      {!money.allowed && <RoleReason reason={money.reason} id={`${ids}-role`} />}
-      <ul>
-        {actionsFor(order.transactionType).map((kind) => {
-          const action = order.actions[kind];
-          const words = ACTION_WORDS[kind];
-          const why = `${ids}-${kind}-why`;
-          return (
-            <li key={kind} className={action.allowed ? 'order-action' : 'order-action not-allowed'}>
-              <button
-                ref={(element) => {
-                  buttons.current[kind] = element;
-                }}
-                type="button"
-                className={kind === 'capture' || kind === 'refund' ? 'primary' : undefined}
-                disabled={!money.allowed || !action.allowed || (busy && openKind !== kind)}
-                aria-describedby={money.allowed ? why : `${ids}-role ${why}`}
-                aria-expanded={openKind === kind}
-                {...(openKind === kind ? { 'aria-controls': 'action-panel' } : {})}
-                onClick={() => onOpen(kind)}
+      {/* The person's role (or a read-only database) may allow no money at all: one line says why. */}
+      <RoleFence need="money">
+        <ul>
+          {actionsFor(order.transactionType).map((kind) => {
+            const action = order.actions[kind];
+            const words = ACTION_WORDS[kind];
+            const why = `${ids}-${kind}-why`;
+            return (
+              <li
+                key={kind}
+                className={action.allowed ? 'order-action' : 'order-action not-allowed'}
               >
-                {words.open}…
-              </button>
-              <span id={why} className={action.allowed ? 'field-hint' : 'action-why'}>
-                {action.allowed
-                  ? `${words.hint}${action.max ? ` Up to ${action.max} ${currency}.` : ''}`
-                  : action.reason}
-              </span>
-            </li>
-          );
-        })}
-      </ul>
+                <FencedButton
+                  ref={(element) => {
+                    buttons.current[kind] = element;
+                  }}
+                  className={kind === 'capture' || kind === 'refund' ? 'primary' : undefined}
+                  disabled={!action.allowed || (busy && openKind !== kind)}
+                  aria-describedby={why}
+                  aria-expanded={openKind === kind}
+                  {...(openKind === kind ? { 'aria-controls': 'action-panel' } : {})}
+                  onClick={() => onOpen(kind)}
+                >
+                  {words.open}…
+                </FencedButton>
+                <span id={why} className={action.allowed ? 'field-hint' : 'action-why'}>
+                  {action.allowed
+                    ? `${words.hint}${action.max ? ` Up to ${action.max} ${currency}.` : ''}`
+                    : action.reason}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+      </RoleFence>
     </div>
   );
 }

@@ -5,21 +5,18 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { QRCodeSVG } from 'qrcode.react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 
 import type { z } from 'zod';
 
 import type { PayLinkData, payLinkRequestSchema } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
-import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
-import { FencedForm } from '../../components/RoleFence';
 import { useActiveProfile } from '../../profile-context';
 import { keys } from '../../queries';
 import { hrefOf } from '../../route';
-import { ActionOutcome } from '../money/ActionOutcome';
-import { ConfirmMoneyAction } from '../money/ConfirmMoneyAction';
 import { describedBy, Field } from '../money/Field';
+import { MoneyForm } from '../money/MoneyForm';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
 import '../money/money.css';
 
@@ -76,20 +73,16 @@ export function PayLinkScreen() {
       </Field>
     );
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!action.clientOrderId) return;
-    action.review({
-      profileId: active.id,
-      clientOrderId: action.clientOrderId,
-      kind,
-      amount: values.amount.trim(),
-      currency: values.currency.trim().toUpperCase(),
-      email: values.email.trim(),
-      description: values.description,
-      returnUrl: values.returnUrl.trim(),
-    });
-  };
+  const request = (clientOrderId: string): PayLinkRequest => ({
+    profileId: active.id,
+    clientOrderId,
+    kind,
+    amount: values.amount.trim(),
+    currency: values.currency.trim().toUpperCase(),
+    email: values.email.trim(),
+    description: values.description,
+    returnUrl: values.returnUrl.trim(),
+  });
   const made = action.entry?.result['redirect-url'];
   return (
     <div>
@@ -98,14 +91,31 @@ export function PayLinkScreen() {
         For an order taken by phone or e-mail: the customer opens the link and pays on the gateway’s
         page. Card numbers never pass through Paydesk.
       </p>
-      {action.stopped && !action.stopped.field && (
-        <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
-      )}
-      <FencedForm
-        className="money-form card"
-        onSubmit={submit}
-        noValidate
-        aria-label="Payment link"
+      <MoneyForm
+        action={action}
+        profile={active}
+        label="Payment link"
+        submitLabel="Make link…"
+        onReview={request}
+        confirm={{
+          title: 'Make this payment link?',
+          confirmLabel: 'Make link',
+          children: (request) => (
+            <p>
+              A link for {kind === 'preauth' ? 'a hold of' : 'a payment of'}{' '}
+              <strong className="money">
+                {request.amount} {request.currency}
+              </strong>{' '}
+              for {request.email}: “{request.description.trim()}”, on profile “{active.name}”.
+            </p>
+          ),
+        }}
+        outcome={{
+          what: 'The link',
+          newLabel: 'New link',
+          waiting: `The link is ready${action.entry?.orderId ? ` (order ${action.entry.orderId})` : ''}: send it to the customer. Its status shows in the list below until the customer pays.`,
+          approved: action.entry?.orderId && `The customer paid: order ${action.entry.orderId}.`,
+        }}
       >
         <fieldset>
           <legend>Kind</legend>
@@ -146,36 +156,7 @@ export function PayLinkScreen() {
           inputMode: 'url',
           fields: ['returnUrl', 'redirect_url'],
         })}
-        <div className="button-row">
-          <button type="submit" className="primary" disabled={locked || !action.clientOrderId}>
-            Make link…
-          </button>
-          <EnvironmentBadge environment={active.environment} />
-        </div>
-      </FencedForm>
-      <ConfirmMoneyAction
-        action={action}
-        production={active.environment === 'production'}
-        title="Make this payment link?"
-        confirmLabel="Make link"
-      >
-        {(request) => (
-          <p>
-            A link for {kind === 'preauth' ? 'a hold of' : 'a payment of'}{' '}
-            <strong className="money">
-              {request.amount} {request.currency}
-            </strong>{' '}
-            for {request.email}: “{request.description.trim()}”, on profile “{active.name}”.
-          </p>
-        )}
-      </ConfirmMoneyAction>
-      <ActionOutcome
-        action={action}
-        what="The link"
-        newLabel="New link"
-        waiting={`The link is ready${action.entry?.orderId ? ` (order ${action.entry.orderId})` : ''}: send it to the customer. Its status shows in the list below until the customer pays.`}
-        approved={action.entry?.orderId && `The customer paid: order ${action.entry.orderId}.`}
-      />
+      </MoneyForm>
       {made && action.clientOrderId && action.phase !== 'edit' && (
         <section className="card money-outcome" aria-label="The new link">
           <div className="link-box">

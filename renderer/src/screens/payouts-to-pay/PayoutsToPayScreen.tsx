@@ -165,7 +165,11 @@ function PayOne({
           <p>Money leaves the merchant account; a payout is paid once.</p>
         </ConfirmDialog>
       )}
-      <ActionOutcome action={action} what="The payout" newLabel="Back to the list" onNew={onDone} />
+      <ActionOutcome
+        action={action}
+        what="The payout"
+        close={{ label: 'Back to the list', onClose: onDone }}
+      />
     </>
   );
 }

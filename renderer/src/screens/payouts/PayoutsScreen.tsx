@@ -3,20 +3,17 @@
 // phone number (SBP). A typed card number goes to main and the gateway and is shown here only
 // masked once the form is confirmed.
 
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 
 import type { z } from 'zod';
 
 import type { payoutRequestSchema } from '../../../../preload/contract';
 import { paydesk, unwrap } from '../../api';
-import { EnvironmentBadge } from '../../components/EnvironmentBadge';
-import { ErrorNotice, Notice } from '../../components/Notice';
-import { FencedForm } from '../../components/RoleFence';
+import { Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
-import { ActionOutcome } from '../money/ActionOutcome';
-import { ConfirmMoneyAction } from '../money/ConfirmMoneyAction';
 import { describedBy, Field, maskCard } from '../money/Field';
+import { MoneyForm } from '../money/MoneyForm';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
 import '../money/money.css';
 
@@ -92,21 +89,17 @@ export function PayoutsScreen() {
     }
   };
 
-  const review = (event: FormEvent) => {
-    event.preventDefault();
-    if (!action.clientOrderId || noKey) return;
-    action.review({
-      profileId: active.id,
-      clientOrderId: action.clientOrderId,
-      destination: destination(),
-      receiverFirstName: values.receiverFirstName,
-      receiverLastName: values.receiverLastName,
-      amount: values.amount.trim(),
-      currency: values.currency.trim().toUpperCase(),
-      purpose: values.purpose,
-      description: values.description,
-    });
-  };
+  const request = (clientOrderId: string): PayoutRequest => ({
+    profileId: active.id,
+    clientOrderId,
+    destination: destination(),
+    receiverFirstName: values.receiverFirstName,
+    receiverLastName: values.receiverLastName,
+    amount: values.amount.trim(),
+    currency: values.currency.trim().toUpperCase(),
+    purpose: values.purpose,
+    description: values.description,
+  });
 
   const input = (
     name: keyof typeof values,
@@ -136,10 +129,62 @@ export function PayoutsScreen() {
         Send money from the merchant account. One step pays at once; two steps register the payout
         now and pay it later from <a href={hrefOf({ screen: 'payouts-to-pay' })}>Payouts to pay</a>.
       </p>
-      {action.stopped && !action.stopped.field && (
-        <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
-      )}
-      <FencedForm className="money-form card" onSubmit={review} noValidate aria-label="Payout">
+      <MoneyForm
+        action={action}
+        profile={active}
+        label="Payout"
+        submitLabel={mode === 'two-step' ? 'Check payout…' : 'Send payout…'}
+        blocked={noKey}
+        onReview={request}
+        confirm={{
+          title: mode === 'two-step' ? 'Check this payout?' : 'Send this payout?',
+          confirmLabel: (request) =>
+            `${mode === 'two-step' ? 'Check' : 'Pay'} ${request.amount} ${request.currency}`,
+          children: (request) => (
+            <>
+              <p>
+                {mode === 'two-step' ? 'Register' : 'Pay'}{' '}
+                <strong className="money">
+                  {request.amount} {request.currency}
+                </strong>{' '}
+                to <strong>{destinationWords()}</strong>
+                {values.receiverLastName.trim()
+                  ? ` (${[values.receiverFirstName, values.receiverLastName]
+                      .map((s) => s.trim())
+                      .join(' ')
+                      .trim()})`
+                  : ''}
+                , from profile “{active.name}”.
+              </p>
+              <p>
+                {mode === 'two-step'
+                  ? 'Nothing is paid yet: the payout waits on “Payouts to pay”.'
+                  : 'Money leaves the merchant account; it cannot be called back from here.'}
+              </p>
+            </>
+          ),
+        }}
+        outcome={{
+          what: mode === 'two-step' ? 'The payout check' : 'The payout',
+          newLabel: 'New payout',
+          onNew: () => {
+            // The typed card number is not kept for the next payout.
+            setValues((v) => ({ ...v, cardNumber: '' }));
+            action.startOver();
+          },
+          approved:
+            action.entry?.status === 'checked' ? (
+              <>
+                {action.entry.result.destination &&
+                  `The gateway registered it to ${action.entry.result.destination}. `}
+                It waits to be paid on{' '}
+                <a href={hrefOf({ screen: 'payouts-to-pay' })}>Payouts to pay</a>.
+              </>
+            ) : (
+              action.entry?.result.destination && `Paid to ${action.entry.result.destination}.`
+            ),
+        }}
+      >
         <fieldset>
           <legend>How</legend>
           <div className="choice-row">
@@ -222,72 +267,7 @@ export function PayoutsScreen() {
           hint: 'What the payout is for: the gateway and the auditors read it.',
           fields: ['description', 'order_desc'],
         })}
-        <div className="button-row">
-          <button
-            type="submit"
-            className="primary"
-            disabled={locked || noKey || !action.clientOrderId}
-          >
-            {mode === 'two-step' ? 'Check payout…' : 'Send payout…'}
-          </button>
-          <EnvironmentBadge environment={active.environment} />
-        </div>
-      </FencedForm>
-
-      <ConfirmMoneyAction
-        action={action}
-        production={active.environment === 'production'}
-        title={mode === 'two-step' ? 'Check this payout?' : 'Send this payout?'}
-        confirmLabel={(request) =>
-          `${mode === 'two-step' ? 'Check' : 'Pay'} ${request.amount} ${request.currency}`
-        }
-      >
-        {(request) => (
-          <>
-            <p>
-              {mode === 'two-step' ? 'Register' : 'Pay'}{' '}
-              <strong className="money">
-                {request.amount} {request.currency}
-              </strong>{' '}
-              to <strong>{destinationWords()}</strong>
-              {values.receiverLastName.trim()
-                ? ` (${[values.receiverFirstName, values.receiverLastName]
-                    .map((s) => s.trim())
-                    .join(' ')
-                    .trim()})`
-                : ''}
-              , from profile “{active.name}”.
-            </p>
-            <p>
-              {mode === 'two-step'
-                ? 'Nothing is paid yet: the payout waits on “Payouts to pay”.'
-                : 'Money leaves the merchant account; it cannot be called back from here.'}
-            </p>
-          </>
-        )}
-      </ConfirmMoneyAction>
-      <ActionOutcome
-        action={action}
-        what={mode === 'two-step' ? 'The payout check' : 'The payout'}
-        newLabel="New payout"
-        onNew={() => {
-          // The typed card number is not kept for the next payout.
-          setValues((v) => ({ ...v, cardNumber: '' }));
-          action.startOver();
-        }}
-        approved={
-          action.entry?.status === 'checked' ? (
-            <>
-              {action.entry.result.destination &&
-                `The gateway registered it to ${action.entry.result.destination}. `}
-              It waits to be paid on{' '}
-              <a href={hrefOf({ screen: 'payouts-to-pay' })}>Payouts to pay</a>.
-            </>
-          ) : (
-            action.entry?.result.destination && `Paid to ${action.entry.result.destination}.`
-          )
-        }
-      />
+      </MoneyForm>
     </div>
   );
 }

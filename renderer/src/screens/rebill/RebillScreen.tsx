@@ -2,17 +2,13 @@
 // its final status like any payment; then it is an order like the others (refund, void on
 // Orders).
 
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 
 import { paydesk, unwrap } from '../../api';
-import { EnvironmentBadge } from '../../components/EnvironmentBadge';
-import { ErrorNotice } from '../../components/Notice';
-import { FencedForm } from '../../components/RoleFence';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
-import { ActionOutcome } from '../money/ActionOutcome';
-import { ConfirmMoneyAction } from '../money/ConfirmMoneyAction';
 import { describedBy, Field } from '../money/Field';
+import { MoneyForm } from '../money/MoneyForm';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
 import '../money/money.css';
 
@@ -59,18 +55,14 @@ export function RebillScreen({ cardRef }: { cardRef?: string }) {
       </Field>
     );
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!action.clientOrderId) return;
-    action.review({
-      profileId: active.id,
-      clientOrderId: action.clientOrderId,
-      cardRefId: values.cardRefId.trim(),
-      amount: values.amount.trim(),
-      currency: values.currency.trim().toUpperCase(),
-      description: values.description,
-    });
-  };
+  const request = (clientOrderId: string): RebillRequest => ({
+    profileId: active.id,
+    clientOrderId,
+    cardRefId: values.cardRefId.trim(),
+    amount: values.amount.trim(),
+    currency: values.currency.trim().toUpperCase(),
+    description: values.description,
+  });
   const orderId = action.entry?.orderId;
   return (
     <div>
@@ -79,10 +71,37 @@ export function RebillScreen({ cardRef }: { cardRef?: string }) {
         Charge a saved card without the cardholder present. Find a card on{' '}
         <a href={hrefOf({ screen: 'card-info' })}>Card references</a>.
       </p>
-      {action.stopped && !action.stopped.field && (
-        <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
-      )}
-      <FencedForm className="money-form card" onSubmit={submit} noValidate aria-label="Rebill">
+      <MoneyForm
+        action={action}
+        profile={active}
+        label="Rebill"
+        submitLabel="Charge card…"
+        onReview={request}
+        confirm={{
+          title: 'Charge this card?',
+          confirmLabel: (request) => `Charge ${request.amount} ${request.currency}`,
+          children: (request) => (
+            <>
+              <p>
+                Charge{' '}
+                <strong className="money">
+                  {request.amount} {request.currency}
+                </strong>{' '}
+                to card reference <strong>{request.cardRefId}</strong> for “
+                {request.description.trim()}”, on profile “{active.name}”.
+              </p>
+              <p>The cardholder is not present; the charge can later be refunded from Orders.</p>
+            </>
+          ),
+        }}
+        outcome={{
+          what: 'The charge',
+          newLabel: 'New charge',
+          approved: orderId && (
+            <a href={hrefOf({ screen: 'lookup', param: orderId })}>Open order {orderId}</a>
+          ),
+        }}
+      >
         {input('cardRefId', 'Card reference', undefined, 'numeric')}
         <div className="field-pair field-pair-amount">
           {input('amount', 'Amount', undefined, 'decimal')}
@@ -93,41 +112,7 @@ export function RebillScreen({ cardRef }: { cardRef?: string }) {
           'Description',
           'What the charge is for: the cardholder’s statement and the auditors show it.',
         )}
-        <div className="button-row">
-          <button type="submit" className="primary" disabled={locked || !action.clientOrderId}>
-            Charge card…
-          </button>
-          <EnvironmentBadge environment={active.environment} />
-        </div>
-      </FencedForm>
-      <ConfirmMoneyAction
-        action={action}
-        production={active.environment === 'production'}
-        title="Charge this card?"
-        confirmLabel={(request) => `Charge ${request.amount} ${request.currency}`}
-      >
-        {(request) => (
-          <>
-            <p>
-              Charge{' '}
-              <strong className="money">
-                {request.amount} {request.currency}
-              </strong>{' '}
-              to card reference <strong>{request.cardRefId}</strong> for “
-              {request.description.trim()}”, on profile “{active.name}”.
-            </p>
-            <p>The cardholder is not present; the charge can later be refunded from Orders.</p>
-          </>
-        )}
-      </ConfirmMoneyAction>
-      <ActionOutcome
-        action={action}
-        what="The charge"
-        newLabel="New charge"
-        approved={
-          orderId && <a href={hrefOf({ screen: 'lookup', param: orderId })}>Open order {orderId}</a>
-        }
-      />
+      </MoneyForm>
     </div>
   );
 }

@@ -4,20 +4,17 @@
 // the month, clamped at month ends); a bad combination gets a sentence at its field.
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 
 import type { z } from 'zod';
 
 import type { recurringRequestSchema } from '../../../../preload/contract';
 import { BridgeError, errorMessage, paydesk, unwrap } from '../../api';
-import { EnvironmentBadge } from '../../components/EnvironmentBadge';
-import { ErrorNotice, Notice } from '../../components/Notice';
-import { FencedForm } from '../../components/RoleFence';
+import { Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
-import { ActionOutcome } from '../money/ActionOutcome';
-import { ConfirmMoneyAction } from '../money/ConfirmMoneyAction';
 import { describedBy, Field } from '../money/Field';
+import { MoneyForm } from '../money/MoneyForm';
 import { fieldError, useMoneyAction } from '../money/useMoneyAction';
 import '../money/money.css';
 
@@ -94,22 +91,18 @@ export function RecurringScreen({ cardRef }: { cardRef?: string }) {
       </Field>
     );
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!action.clientOrderId || noKey) return;
-    action.review({
-      profileId: active.id,
-      clientOrderId: action.clientOrderId,
-      ...schedule,
-      ...(source === 'card-ref'
-        ? { cardRefId: values.cardRefId.trim() }
-        : { orderid: values.orderid.trim() }),
-      email: values.email,
-      firstName: values.firstName,
-      lastName: values.lastName,
-      description: values.description,
-    });
-  };
+  const request = (clientOrderId: string): RecurringRequest => ({
+    profileId: active.id,
+    clientOrderId,
+    ...schedule,
+    ...(source === 'card-ref'
+      ? { cardRefId: values.cardRefId.trim() }
+      : { orderid: values.orderid.trim() }),
+    email: values.email,
+    firstName: values.firstName,
+    lastName: values.lastName,
+    description: values.description,
+  });
   const shown = preview.data;
   const periodId = `${ids}-period`;
   return (
@@ -125,14 +118,56 @@ export function RecurringScreen({ cardRef }: { cardRef?: string }) {
           public_key.pem to the gateway operator.
         </Notice>
       )}
-      {action.stopped && !action.stopped.field && (
-        <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
-      )}
-      <FencedForm
-        className="money-form card"
-        onSubmit={submit}
-        noValidate
-        aria-label="Subscription"
+      <MoneyForm
+        action={action}
+        profile={active}
+        label="Subscription"
+        submitLabel="Set up subscription…"
+        blocked={noKey}
+        onReview={request}
+        confirm={{
+          title: 'Set up this subscription?',
+          confirmLabel: 'Set up subscription',
+          children: () => (
+            <>
+              <p>
+                Charge{' '}
+                <strong className="money">
+                  {schedule.amount} {schedule.currency}
+                </strong>{' '}
+                to{' '}
+                {source === 'card-ref'
+                  ? `card reference ${values.cardRefId.trim()}`
+                  : `the card of order ${values.orderid.trim()} (saved first)`}
+                , on profile “{active.name}”.
+              </p>
+              {shown && (
+                <p>
+                  {shown.summary} First charges:{' '}
+                  {shown.charges
+                    .slice(0, 3)
+                    .map((c) => c.date)
+                    .join(', ')}
+                  .
+                </p>
+              )}
+            </>
+          ),
+        }}
+        outcome={{
+          what: 'The subscription',
+          newLabel: 'New subscription',
+          approved: action.entry?.result['recurring-payment-id'] && (
+            <>
+              Subscription <strong>{action.entry.result['recurring-payment-id']}</strong>{' '}
+              (recurring-payment-id)
+              {action.entry.result['card-ref-id']
+                ? ` on card reference ${action.entry.result['card-ref-id']}`
+                : ''}
+              .
+            </>
+          ),
+        }}
       >
         <fieldset>
           <legend>Card to charge</legend>
@@ -226,66 +261,7 @@ export function RecurringScreen({ cardRef }: { cardRef?: string }) {
             hint: 'What the subscription is for: the statement and the auditors show it.',
           })}
         </fieldset>
-        <div className="button-row">
-          <button
-            type="submit"
-            className="primary"
-            disabled={locked || noKey || !action.clientOrderId}
-          >
-            Set up subscription…
-          </button>
-          <EnvironmentBadge environment={active.environment} />
-        </div>
-      </FencedForm>
-      <ConfirmMoneyAction
-        action={action}
-        production={active.environment === 'production'}
-        title="Set up this subscription?"
-        confirmLabel="Set up subscription"
-      >
-        {() => (
-          <>
-            <p>
-              Charge{' '}
-              <strong className="money">
-                {schedule.amount} {schedule.currency}
-              </strong>{' '}
-              to{' '}
-              {source === 'card-ref'
-                ? `card reference ${values.cardRefId.trim()}`
-                : `the card of order ${values.orderid.trim()} (saved first)`}
-              , on profile “{active.name}”.
-            </p>
-            {shown && (
-              <p>
-                {shown.summary} First charges:{' '}
-                {shown.charges
-                  .slice(0, 3)
-                  .map((c) => c.date)
-                  .join(', ')}
-                .
-              </p>
-            )}
-          </>
-        )}
-      </ConfirmMoneyAction>
-      <ActionOutcome
-        action={action}
-        what="The subscription"
-        newLabel="New subscription"
-        approved={
-          action.entry?.result['recurring-payment-id'] && (
-            <>
-              Subscription <strong>{action.entry.result['recurring-payment-id']}</strong>{' '}
-              (recurring-payment-id)
-              {action.entry.result['card-ref-id']
-                ? ` on card reference ${action.entry.result['card-ref-id']}`
-                : ''}
-              .
-            </>
-          )
-        }
-      />
+      </MoneyForm>
     </div>
   );
 }
