@@ -11,7 +11,7 @@ const rawIpcBan = {
       name: 'electron',
       importNames: ['ipcMain', 'ipcRenderer'],
       message:
-        'Raw IPC belongs only in main/bridge.ts and preload/index.ts; add a call to preload/contract.ts instead.',
+        'Raw IPC belongs only in main/bridge.ts and preload/index.ts; add a call to common/contract.ts instead.',
     },
   ],
 };

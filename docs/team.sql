@@ -98,7 +98,7 @@ CREATE TABLE paydesk.journal (
   operation             text NOT NULL CHECK (operation <> ''),
   target_orderid        text,
   target_client_orderid text,
-  -- What the clerk did, in the words of JOURNAL_ACTIONS (preload/contract.ts).
+  -- What the clerk did, in the words of JOURNAL_ACTIONS (common/contract.ts).
   action                text,
   -- The order showed captures or refunds made outside Paydesk when the entry was decided.
   changed_elsewhere     boolean NOT NULL DEFAULT false,

@@ -1,4 +1,4 @@
-// The one door between the renderer and main. Every call of preload/contract.ts goes through
+// The one door between the renderer and main. Every call of common/contract.ts goes through
 // handle(): the sender must be the app's own top frame, the payload must parse with the call's
 // schema, the handler's answer must parse with the result schema (unknown keys are stripped),
 // and every outcome is `{ ok: true, data }` or `{ ok: false, error: { code, message } }`.
@@ -21,15 +21,15 @@ import {
   type Namespace,
   type ParsedRequestOf,
   type ResultOf,
-} from '../preload/contract';
+} from '../common/contract';
 import { GatewayError, InputError, ValidationError } from './gateway/errors';
 import { KeyError } from './keys/errors';
 import { silentLogger, type Logger } from './log';
 import { SecretStoreError, SecretStoreUnavailableError } from './secrets';
 import { isNothingSent, ServiceError } from './services/errors';
 import { toStoreError } from './store/errors';
-import { JournalError } from './store/journal';
-import { ProfileError } from './store/profiles';
+import { JournalError } from './store/journal/types';
+import { ProfileError } from './store/profiles/profile';
 
 export type Handlers = {
   [N in Namespace]: {

@@ -14,10 +14,10 @@ export async function loadServices(options: { compileCacheDir?: string } = {}) {
 }
 
 /**
- * The bridge's contract (preload/contract.ts: a zod schema for every call), which the app builds
+ * The bridge's contract (common/contract.ts: a zod schema for every call), which the app builds
  * before its first window, after the services: the bench times it apart, since it is not part
  * of "services ready" but is part of what a user waits for.
  */
 export function loadBridgeContract(): Promise<unknown> {
-  return import('../preload/contract');
+  return import('../common/contract');
 }

@@ -4,7 +4,7 @@
 
 import { appendFileSync } from 'node:fs';
 
-import { redactFields } from './store/redact';
+import { redactFields } from './store/journal/redact';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 

@@ -15,7 +15,7 @@ import {
   type Namespace,
   type RequestOf,
   type ResultOf,
-} from './contract';
+} from '../common/contract';
 
 export interface BridgeTransport {
   invoke(channel: string, payload: unknown): Promise<unknown>;

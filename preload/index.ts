@@ -1,5 +1,5 @@
 // Exposes window.paydesk, the renderer's only door to the main process, built from
-// preload/contract.ts. Nothing else: no ipcRenderer, no event object, nothing of Node.
+// common/contract.ts. Nothing else: no ipcRenderer, no event object, nothing of Node.
 
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 

@@ -9,7 +9,7 @@ import {
   MAX_WHOLE_DIGITS,
   minorToText,
   readMoney,
-} from '../../preload/money';
+} from '../../common/money';
 import { InputError } from './errors';
 
 /** A validated amount: the text that travels in the body, and its integer minor units. */
@@ -25,7 +25,7 @@ export interface Amount {
 
 /**
  * Reads an amount of `currency` (two decimals when no currency is known). The exponent comes
- * from Intl (preload/money.ts), so JPY takes no decimals and KWD three.
+ * from Intl (common/money.ts), so JPY takes no decimals and KWD three.
  */
 export function parseAmount(input: string, field = 'amount', currency?: string | null): Amount {
   const text = input.trim();

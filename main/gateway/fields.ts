@@ -3,7 +3,7 @@
 // record (gateway-notes.md); fields with no known format are passed as given.
 
 import { parseAmount, parseCurrency } from './amount';
-import { BROKEN_TEXT_MESSAGE, isWellFormedText } from '../../preload/text-rules';
+import { BROKEN_TEXT_MESSAGE, isWellFormedText } from '../../common/text-rules';
 import { InputError } from './errors';
 import type { OperationDef } from './operations';
 

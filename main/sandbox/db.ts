@@ -4,7 +4,7 @@
 
 import Database from 'better-sqlite3';
 
-import { Statements } from '../store/statements';
+import { Statements } from '../store/sqlite/statements';
 
 export type TxKind =
   | 'sale'

@@ -5,9 +5,9 @@
 
 import { verifyCallback } from '../gateway';
 import type { SecretStore } from '../secrets';
-import type { Profiles } from '../store/profiles';
-import { maskPan } from '../store/redact';
-import { findCardData } from '../../preload/card-data';
+import type { Profiles } from '../store/sqlite/profiles';
+import { maskPan } from '../store/journal/redact';
+import { findCardData } from '../../common/card-data';
 import { ServiceError } from './errors';
 
 export type CallbackVerdict =

@@ -4,7 +4,7 @@
 // path; reading is a plain read, nothing is journaled.
 
 import { formatMinor } from '../gateway/amount';
-import type { ActionPath, ActionResult } from './action-path';
+import type { ActionPath, ActionResult } from './action/path';
 import type { Connections } from './connection';
 import { ServiceError } from './errors';
 import { describe, moneyOf } from './payouts';

@@ -4,7 +4,8 @@
 import { GatewayClient, type ClientOptions } from '../gateway/client';
 import { forgetPrivateKey, type Credentials } from '../gateway/request';
 import type { SecretStore } from '../secrets';
-import type { Profile, Profiles } from '../store/profiles';
+import type { Profiles } from '../store/sqlite/profiles';
+import type { Profile } from '../store/profiles/profile';
 import { ServiceError } from './errors';
 import { PendingKeys } from './pending-keys';
 

@@ -3,7 +3,7 @@
 // before anything is signed, stored or sent. The bridge's schemas refuse it first; this also
 // covers callers that do not come through the bridge (batches, tests, future screens).
 
-import { findCardData } from '../../preload/card-data';
+import { findCardData } from '../../common/card-data';
 import { ServiceError } from './errors';
 
 export function refuseCardData(fields: Readonly<Record<string, string | undefined>>): void {

@@ -4,10 +4,10 @@
 // SQLite the export takes the adapter's fast path (raw rows to CSV text, journal-pages.ts).
 
 import { formatMinor } from '../gateway/amount';
-import { CSV_COLUMN_NAMES } from '../store/csv';
+import { CSV_COLUMN_NAMES } from '../store/journal/csv';
 import { csvLineWriter } from '../store/csv-record';
-import type { JournalEntry, JournalFilter, JournalPort } from '../store/port';
-import { actionLabel } from '../../preload/journal-actions';
+import type { JournalEntry, JournalFilter, JournalPort } from '../store/journal/port';
+import { actionLabel } from '../../common/journal-actions';
 import { ServiceError } from './errors';
 
 /** Lines per chunk of a CSV export: about 190 KB, a few milliseconds of work. */

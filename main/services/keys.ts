@@ -3,7 +3,8 @@
 
 import type { KeyMaterial, KeySize } from '../keys';
 import type { SecretStore } from '../secrets';
-import type { KeyHistoryEntry, Profile, Profiles } from '../store/profiles';
+import type { Profiles } from '../store/sqlite/profiles';
+import type { KeyHistoryEntry, Profile } from '../store/profiles/profile';
 import { PendingKeys } from './pending-keys';
 
 /** node-forge, under main/keys, loads only when a key is made or read here, not at start. */

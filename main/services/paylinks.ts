@@ -4,8 +4,8 @@
 // each one's live status until the customer pays (then it is an order like the others).
 
 import { formatMinor } from '../gateway/amount';
-import type { JournalEntry } from '../store/journal';
-import type { ActionPath, ActionResult } from './action-path';
+import type { JournalEntry } from '../store/journal/types';
+import type { ActionPath, ActionResult } from './action/path';
 import { ServiceError } from './errors';
 import { describe, moneyOf } from './payouts';
 

@@ -10,13 +10,13 @@
 // another one through.
 
 import { formatMinor, parseAmount } from '../gateway/amount';
-import { IN_FLIGHT } from '../store/journal-filter';
-import type { JournalEntry } from '../store/port';
-import { maskPan } from '../store/redact';
-import type { ActionPath, ActionResult } from './action-path';
+import { IN_FLIGHT } from '../store/journal/types';
+import type { JournalEntry } from '../store/journal/port';
+import { maskPan } from '../store/journal/redact';
+import type { ActionPath, ActionResult } from './action/path';
 import { ServiceError } from './errors';
 import { refuseCardData } from './free-text';
-import { CHECKED } from './outcomes';
+import { CHECKED } from './action/outcomes';
 
 export type PayoutDestination =
   | { kind: 'card'; cardNumber: string }

@@ -5,11 +5,12 @@ import { randomBytes } from 'node:crypto';
 
 import { ValidationError } from '../gateway/errors';
 import type { SecretStore } from '../secrets';
-import type { Profile, ProfileInput, Profiles } from '../store/profiles';
-import { checkProfileText, ProfileError, validateProfileInput } from '../store/profiles';
+import type { Profiles } from '../store/sqlite/profiles';
+import type { Profile, ProfileInput } from '../store/profiles/profile';
+import { checkProfileText, ProfileError, validateProfileInput } from '../store/profiles/profile';
 import type { Connections } from './connection';
 import { PendingKeys } from './pending-keys';
-import type { TeamProfiles, TeamProfileView } from './team-profiles';
+import type { TeamProfiles, TeamProfileView } from './team/profiles';
 
 export interface ProfileView extends Profile {
   /** The control key is in the keychain; the key itself is never shown again. */

@@ -8,7 +8,7 @@
 
 import { formatMinor } from '../gateway/amount';
 import { addPeriods, type SchedulePeriod } from '../gateway/schedule';
-import type { ActionPath, ActionResult } from './action-path';
+import type { ActionPath, ActionResult } from './action/path';
 import type { CardService } from './cards';
 import { ServiceError } from './errors';
 import { describe, moneyOf, noRsaKey } from './payouts';

@@ -1,7 +1,7 @@
 // The renderer's side of the bridge: window.paydesk's result unions turned into data or a
 // thrown BridgeError, which is what react-query expects. The renderer never talks HTTP.
 
-import type { BridgeErrorData, BridgeResult } from '../../preload/contract';
+import type { BridgeErrorData, BridgeResult } from '../../common/contract';
 import type { PaydeskApi } from '../../preload/api';
 
 export class BridgeError extends Error {

@@ -5,7 +5,7 @@ import { createContext, useContext, useEffect, useMemo, useState, type ReactNode
 
 import type { z } from 'zod';
 
-import type { contract } from '../../preload/contract';
+import type { contract } from '../../common/contract';
 import { useProfiles } from './queries';
 
 export type ProfileView = z.output<(typeof contract)['profiles']['list']['result']>[number];

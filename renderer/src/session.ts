@@ -7,7 +7,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 
-import type { SessionData } from '../../preload/team-contract';
+import type { SessionData } from '../../common/team-contract';
 import { paydesk, unwrap } from './api';
 import { useAppStatus } from './queries';
 

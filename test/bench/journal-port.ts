@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 
 import { Bench } from 'tinybench';
 
-import type { JournalPort, NewJournalEntry } from '../../main/store/port';
+import type { JournalPort, NewJournalEntry } from '../../main/store/journal/port';
 import { sqliteHarness, teamHarness } from '../support/journal-ports';
 import { startCluster } from '../support/postgres';
 

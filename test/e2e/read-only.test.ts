@@ -12,7 +12,7 @@ import { afterAll, expect, it } from 'vitest';
 
 import Database from 'better-sqlite3';
 
-import { MIGRATIONS } from '../../main/store/migrations';
+import { MIGRATIONS } from '../../main/store/sqlite/migrations';
 import { CARD_PAYOUT, PHONE_ORDER_LINK } from '../support/samples';
 import { closeSharedBrowser, startHarness } from '../harness/harness';
 import { FENCE_STATES, fenceProblems, seedDesk, walkFence, type Seeded } from './shots/fence';

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { openDatabase } from '../../main/store/database';
-import { Journal } from '../../main/store/journal';
+import { openDatabase } from '../../main/store/sqlite/database';
+import { Journal } from '../../main/store/sqlite/journal';
 import { closeSharedBrowser, startHarness, type Harness } from '../harness/harness';
 
 let h: Harness;

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 
-import { eventChannelOf } from '../../preload/contract';
+import { eventChannelOf } from '../../common/contract';
 import { createBridge, type Bridge } from '../../main/bridge';
 import { contentText } from '../../main/files';
 import { createHandlers } from '../../main/handlers';

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../main/sandbox';
-import { BatchService } from '../../main/services/batch';
-import { parseBatchCsv } from '../../main/services/batch-csv';
-import { Profiles } from '../../main/store/profiles';
+import { BatchService } from '../../main/services/batch/batch';
+import { parseBatchCsv } from '../../main/services/batch/csv';
+import { Profiles } from '../../main/store/sqlite/profiles';
 import { CONTROL_KEY, createDesk, type Desk, type Started } from '../reliability/support';
 import { approvedOrder, SHOP, shopClient, startShopSandbox } from '../support/shop';
 

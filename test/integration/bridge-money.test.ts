@@ -14,7 +14,7 @@ import { createHandlers } from '../../main/handlers';
 import { fileLogger } from '../../main/log';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices } from '../../main/services/app';
-import { channelOf } from '../../preload/contract';
+import { channelOf } from '../../common/contract';
 
 const PAN = '5555555555554444';
 let dataDir: string;

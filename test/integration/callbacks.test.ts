@@ -7,8 +7,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { callbackControl } from '../../main/gateway';
 import { MemorySecretStore } from '../../main/secrets';
 import { CallbackService, parseCallbackText } from '../../main/services/callbacks';
-import { openDatabase } from '../../main/store/database';
-import { Profiles } from '../../main/store/profiles';
+import { openDatabase } from '../../main/store/sqlite/database';
+import { Profiles } from '../../main/store/sqlite/profiles';
 
 // gateway-notes.md: approved + 123 + invoice-1 under this key gives this control.
 const KEY = 'AF4B5DE6-3468-424C-A922-C1DAD7CB4509';

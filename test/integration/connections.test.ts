@@ -13,8 +13,8 @@ import { AuthError } from '../../main/gateway/errors';
 import { startSandbox, type Sandbox } from '../../main/sandbox';
 import { MemorySecretStore } from '../../main/secrets';
 import { Connections } from '../../main/services/connection';
-import { openDatabase, type Db } from '../../main/store/database';
-import { Profiles } from '../../main/store/profiles';
+import { openDatabase, type Db } from '../../main/store/sqlite/database';
+import { Profiles } from '../../main/store/sqlite/profiles';
 import { approvedOrder, SHOP } from '../support/shop';
 
 const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';

@@ -13,11 +13,11 @@ import type { Sandbox } from '../../main/sandbox';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
 import { MemorySecretStore } from '../../main/secrets';
 import { Connections } from '../../main/services/connection';
-import { OrderService } from '../../main/services/orders';
-import { openDatabase } from '../../main/store/database';
-import { Journal } from '../../main/store/journal';
-import { SqliteJournalPort } from '../../main/store/sqlite-port';
-import { Profiles } from '../../main/store/profiles';
+import { OrderService } from '../../main/services/orders/orders';
+import { openDatabase } from '../../main/store/sqlite/database';
+import { Journal } from '../../main/store/sqlite/journal';
+import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
+import { Profiles } from '../../main/store/sqlite/profiles';
 
 const CONTROL_KEY = 'C0FFEE00-1111-2222-3333-444455556666';
 let dir: string;

@@ -16,10 +16,10 @@ import type { GatewayClient } from '../../main/gateway/client';
 import type { Sandbox } from '../../main/sandbox';
 import { MemorySecretStore } from '../../main/secrets';
 import { Connections } from '../../main/services/connection';
-import { OrderService } from '../../main/services/orders';
-import { openDatabase, type Db } from '../../main/store/database';
-import { SqliteJournalPort } from '../../main/store/sqlite-port';
-import { Profiles } from '../../main/store/profiles';
+import { OrderService } from '../../main/services/orders/orders';
+import { openDatabase, type Db } from '../../main/store/sqlite/database';
+import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
+import { Profiles } from '../../main/store/sqlite/profiles';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
 
 const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';

@@ -13,12 +13,12 @@ import type { Sandbox } from '../../main/sandbox';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
 import { MemorySecretStore } from '../../main/secrets';
 import { Connections } from '../../main/services/connection';
-import { OrderService } from '../../main/services/orders';
-import { openDatabase, type Db } from '../../main/store/database';
-import { Journal } from '../../main/store/journal';
-import { syncFile } from '../../main/store/durability';
-import { SqliteJournalPort } from '../../main/store/sqlite-port';
-import { Profiles } from '../../main/store/profiles';
+import { OrderService } from '../../main/services/orders/orders';
+import { openDatabase, type Db } from '../../main/store/sqlite/database';
+import { Journal } from '../../main/store/sqlite/journal';
+import { syncFile } from '../../main/store/sqlite/durability';
+import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
+import { Profiles } from '../../main/store/sqlite/profiles';
 
 const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
 const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };

@@ -15,7 +15,7 @@ import { silentLogger } from '../../main/log';
 import { KeytarSecretStore } from '../../main/secrets';
 import { openJournalAtStart } from '../../main/services/team/journal-at-start';
 import { TeamSettingsService } from '../../main/services/team/team-settings';
-import { openStore, type Store } from '../../main/store/database';
+import { openStore, type Store } from '../../main/store/sqlite/database';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 
 import { expect, it } from 'vitest';
 
-import { BatchService } from '../../main/services/batch';
-import { openDatabase } from '../../main/store/database';
-import { Batches } from '../../main/store/batches';
-import { Profiles } from '../../main/store/profiles';
+import { BatchService } from '../../main/services/batch/batch';
+import { openDatabase } from '../../main/store/sqlite/database';
+import { Batches } from '../../main/store/sqlite/batches';
+import { Profiles } from '../../main/store/sqlite/profiles';
 import { approvedOrder, SHOP, shopClient } from '../support/shop';
 import {
   CONTROL_KEY,

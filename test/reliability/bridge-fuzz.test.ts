@@ -22,7 +22,7 @@ import {
   REFUND_REASONS,
   VOID_REASONS,
   type BridgeResult,
-} from '../../preload/contract';
+} from '../../common/contract';
 
 const RUNS_PER_CALL = 200;
 const APP = { url: 'app://paydesk/index.html', isTopFrame: true };

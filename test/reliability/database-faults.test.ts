@@ -22,9 +22,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../main/sandbox';
-import { openDatabase } from '../../main/store/database';
-import { Journal } from '../../main/store/journal';
-import { Profiles } from '../../main/store/profiles';
+import { openDatabase } from '../../main/store/sqlite/database';
+import { Journal } from '../../main/store/sqlite/journal';
+import { Profiles } from '../../main/store/sqlite/profiles';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
 import { probeApp, type ProbeInput, type ProbeOutcome } from './support/probe-app';
 

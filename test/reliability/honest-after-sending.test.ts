@@ -12,9 +12,10 @@ import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
 
 import { IdentityError } from '../../main/gateway/errors';
 import type { Sandbox } from '../../main/sandbox';
-import { Journal, type JournalEntry } from '../../main/store/journal';
-import type { Db } from '../../main/store/database';
-import { Profiles } from '../../main/store/profiles';
+import { Journal } from '../../main/store/sqlite/journal';
+import type { JournalEntry } from '../../main/store/journal/types';
+import type { Db } from '../../main/store/sqlite/database';
+import { Profiles } from '../../main/store/sqlite/profiles';
 import { approvedOrder, shopClient } from '../support/shop';
 import {
   CONTROL_KEY,

@@ -12,10 +12,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBridge, isAppTopFrame, type Handlers } from '../../main/bridge';
 import type { Sandbox } from '../../main/sandbox';
 import { StoreError, toStoreError } from '../../main/store/errors';
-import { openDatabase } from '../../main/store/database';
-import { Journal } from '../../main/store/journal';
-import { Profiles } from '../../main/store/profiles';
-import { channelOf } from '../../preload/contract';
+import { openDatabase } from '../../main/store/sqlite/database';
+import { Journal } from '../../main/store/sqlite/journal';
+import { Profiles } from '../../main/store/sqlite/profiles';
+import { channelOf } from '../../common/contract';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
 
 const CONTROL_KEY = 'B0B0B0B0-1111-2222-3333-444455556666';

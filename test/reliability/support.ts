@@ -11,12 +11,12 @@ import { startSandbox, type Sandbox } from '../../main/sandbox';
 import type { Misbehaviour } from '../../main/sandbox';
 import { MemorySecretStore } from '../../main/secrets';
 import { Connections, defaultClientFactory } from '../../main/services/connection';
-import { OrderService, type OrderServiceOptions } from '../../main/services/orders';
-import { openDatabase, type Db } from '../../main/store/database';
-import { Journal } from '../../main/store/journal';
-import type { JournalPort } from '../../main/store/port';
-import { SqliteJournalPort } from '../../main/store/sqlite-port';
-import { Profiles } from '../../main/store/profiles';
+import { OrderService, type OrderServiceOptions } from '../../main/services/orders/orders';
+import { openDatabase, type Db } from '../../main/store/sqlite/database';
+import { Journal } from '../../main/store/sqlite/journal';
+import type { JournalPort } from '../../main/store/journal/port';
+import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
+import { Profiles } from '../../main/store/sqlite/profiles';
 import { SHOP } from '../support/shop';
 
 export const CONTROL_KEY = 'D00DFEED-1111-2222-3333-444455556666';

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 
 import pg from 'pg';
 
-import { openDatabase } from '../../main/store/database';
-import type { JournalPort } from '../../main/store/port';
+import { openDatabase } from '../../main/store/sqlite/database';
+import type { JournalPort } from '../../main/store/journal/port';
 import { PgJournal, type PgJournalOptions } from '../../main/store/postgres/journal';
-import { SqliteJournalPort } from '../../main/store/sqlite-port';
+import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { postgresForTests, startCluster, type PgCluster } from './postgres';
 import { createTeamDatabase, type Person, type TeamDb } from './team';
 

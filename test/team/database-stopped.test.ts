@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { StoreError } from '../../main/store/errors';
-import type { NewJournalEntry } from '../../main/store/port';
+import type { NewJournalEntry } from '../../main/store/journal/port';
 import { PgJournal } from '../../main/store/postgres/journal';
 import { orderLockHolder, withOrderLock } from '../../main/store/postgres/order-lock';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';

@@ -5,8 +5,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { JournalFilter } from '../../main/store/journal-filter';
-import type { JournalPort, NewJournalEntry } from '../../main/store/port';
+import type { JournalFilter } from '../../main/store/journal/filter';
+import type { JournalPort, NewJournalEntry } from '../../main/store/journal/port';
 import { journalAdapters, OPERATOR, type PortHarness } from '../support/journal-ports';
 
 const adapters = journalAdapters('the journal filter parity tests on PostgreSQL');

@@ -11,7 +11,7 @@ import {
   type JournalEntry,
   type JournalPort,
   type NewJournalEntry,
-} from '../../main/store/port';
+} from '../../main/store/journal/port';
 import { journalAdapters, OPERATOR, type PortHarness } from '../support/journal-ports';
 import { rejection } from '../support/team';
 

@@ -10,7 +10,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ServiceError } from '../../main/services/errors';
-import { Journal } from '../../main/store/journal';
+import { Journal } from '../../main/store/sqlite/journal';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import { createTeamDatabase, refusal, type TeamDb, rejection } from '../support/team';
 import { startDesk, type TestDesk } from './support/team-desk';

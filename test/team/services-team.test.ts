@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBridgeError } from '../../main/bridge';
 import { startSandbox, type Sandbox } from '../../main/sandbox';
 import { StoreError } from '../../main/store/errors';
-import type { JournalPort } from '../../main/store/port';
+import type { JournalPort } from '../../main/store/journal/port';
 import { withOrderLock } from '../../main/store/postgres/order-lock';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import { postgresStore, type TeamStore } from '../support/service-stores';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { StoreError } from '../../main/store/errors';
-import type { JournalEntry, NewJournalEntry } from '../../main/store/port';
+import type { JournalEntry, NewJournalEntry } from '../../main/store/journal/port';
 import { orderLockHolder, withOrderLock } from '../../main/store/postgres/order-lock';
 import type { PgJournal } from '../../main/store/postgres/journal';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';

@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { StoreError } from '../../main/store/errors';
-import { ProfileError } from '../../main/store/profiles';
+import { ProfileError } from '../../main/store/profiles/profile';
 import {
   findPostgresBin,
   postgresForTests,

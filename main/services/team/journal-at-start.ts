@@ -8,12 +8,12 @@
 
 import type { Logger } from '../../log';
 import type { SecretStore } from '../../secrets';
-import type { Db } from '../../store/database';
+import type { Db } from '../../store/sqlite/database';
 import { StoreError } from '../../store/errors';
-import type { JournalPort } from '../../store/port';
+import type { JournalPort } from '../../store/journal/port';
 import type { TeamConnection, TeamOpenOptions } from '../../store/postgres/connect';
-import { SqliteJournalPort } from '../../store/sqlite-port';
-import type { SessionData } from '../../../preload/team-contract';
+import { SqliteJournalPort } from '../../store/sqlite/journal-port';
+import type { SessionData } from '../../../common/team-contract';
 import { readTeamPassword, readTeamSettings, withPassword } from './settings';
 import { TeamJournalPort, UnopenedTeamPort, type Refreshed } from './team-port';
 

@@ -1,11 +1,11 @@
-// team.json's shape, checked with zod (preload/team-contract.ts's schema). Loaded only when a
+// team.json's shape, checked with zod (common/team-contract.ts's schema). Loaded only when a
 // desk reads or writes team.json (main/services/team/settings.ts): zod and the contract's team
 // schemas take 30-90 ms to load, which a desk on its own journal (and every first start) need
 // not pay.
 
 import { z } from 'zod';
 
-import { teamSettingsSchema } from '../../../preload/team-contract';
+import { teamSettingsSchema } from '../../../common/team-contract';
 
 export type SavedTeamSettings = z.output<typeof teamSettingsSchema>;
 

@@ -4,14 +4,14 @@
 // started while the database was away sends nothing it could not journal; the first call after
 // the database is back checks again and goes through, without a restart.
 
-import type { CsvChunk } from '../../store/csv';
+import type { CsvChunk } from '../../store/journal/csv';
 import type { StoreError } from '../../store/errors';
 import type {
   ClaimDecision,
   ClaimResult,
   EntryResult,
   HandSettlement,
-  JournalAnswer,
+  GatewayAnswer,
   JournalEntry,
   JournalFilter,
   JournalPort,
@@ -20,7 +20,7 @@ import type {
   NewJournalEntry,
   OrderClaim,
   Page,
-} from '../../store/port';
+} from '../../store/journal/port';
 import type { TeamConnection } from '../../store/postgres/connect';
 
 export interface TeamFound {
@@ -86,7 +86,7 @@ export class TeamJournalPort implements JournalPort {
   ): Promise<JournalEntry> {
     return (await this.journal()).acknowledge(clientOrderId, orderId, result);
   }
-  async finish(clientOrderId: string, answer: JournalAnswer): Promise<JournalEntry> {
+  async finish(clientOrderId: string, answer: GatewayAnswer): Promise<JournalEntry> {
     return (await this.journal()).finish(clientOrderId, answer);
   }
   async refuse(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {

@@ -4,7 +4,7 @@
 
 import type { z } from 'zod';
 
-import type { teamCalls, teamSettingsInputSchema } from '../../../preload/team-contract';
+import type { teamCalls, teamSettingsInputSchema } from '../../../common/team-contract';
 import type { SecretStore } from '../../secrets';
 import type { TeamOpenOptions } from '../../store/postgres/connect';
 import { ServiceError } from '../errors';

@@ -7,7 +7,7 @@
 
 import pg from 'pg';
 
-import { isThisComputer, plainConnectionProblem } from '../../../preload/team-contract';
+import { isThisComputer, plainConnectionProblem } from '../../../common/team-contract';
 import { StoreError } from '../errors';
 import { toTeamError } from './errors';
 import { PgJournal } from './journal';

@@ -5,7 +5,7 @@
 // connection due to administrator command") never reaches a screen.
 
 import { describeStoreProblem, StoreError, type StoreErrorCode } from '../errors';
-import { JournalError } from '../journal';
+import { JournalError } from '../journal/types';
 import { TEAM_ERRORS } from './migrations';
 
 interface PgLike {

@@ -13,15 +13,10 @@
 
 import type pg from 'pg';
 
-import { csvChunksOfEntries, type CsvChunk } from '../csv';
+import { csvChunksOfEntries, type CsvChunk } from '../journal/csv';
 import { StoreError } from '../errors';
-import {
-  JournalError,
-  type EntryResult,
-  type JournalEntry,
-  type JournalFilter,
-  type Page,
-} from '../journal';
+import { JournalError, type EntryResult, type JournalEntry, type Page } from '../journal/types';
+import type { JournalFilter } from '../journal/filter';
 import {
   acknowledgeRule,
   finishRule,
@@ -31,22 +26,22 @@ import {
   refuseRule,
   settleByHandRule,
   type Rule,
-} from '../journal-rules';
+} from '../journal/rules';
 import {
   checkClaimedEntry,
   type ClaimDecision,
   type ClaimResult,
   type HandSettlement,
-  type JournalAnswer,
+  type GatewayAnswer,
   type JournalPort,
   type JournalProblem,
   type JournalStep,
   type NewJournalEntry,
   type OrderClaim,
-} from '../port';
-import { filterConditions, IN_FLIGHT_SQL, whereOf } from '../journal-filter';
-import { entryOfRow, type JournalRow } from '../journal-row';
-import { redactFields } from '../redact';
+} from '../journal/port';
+import { filterConditions, IN_FLIGHT_SQL, whereOf } from '../journal/filter';
+import { entryOfRow, type JournalRow } from '../journal/row';
+import { redactFields } from '../journal/redact';
 import { toTeamError } from './errors';
 import { OrderBusyError, withOrderLock, type OrderRef } from './order-lock';
 
@@ -185,7 +180,7 @@ export class PgJournal implements JournalPort {
     });
   }
 
-  finish(clientOrderId: string, answer: JournalAnswer): Promise<JournalEntry> {
+  finish(clientOrderId: string, answer: GatewayAnswer): Promise<JournalEntry> {
     return this.transition(clientOrderId, finishRule(answer), 'answer', {
       status: answer.status,
       ...(answer.orderId ? { orderid: answer.orderId } : {}),

@@ -1,5 +1,5 @@
 // The team journal's schema on PostgreSQL: numbered migrations like the SQLite ones
-// (main/store/migrations.ts). Never edit a migration that has shipped: add the next one.
+// (main/store/sqlite/migrations.ts). Never edit a migration that has shipped: add the next one.
 //
 // The database is the guard, not the app. Each person connects with their own LOGIN role, a
 // member of one NOLOGIN group role; grants, row-level security and triggers decide what they may
@@ -66,7 +66,7 @@ export interface PgMigration {
   sql: string;
 }
 
-// The SQLite journal's state machine (main/store/journal.ts): 'unknown' is an unsettled entry.
+// The SQLite journal's state machine (main/store/sqlite/journal.ts): 'unknown' is an unsettled entry.
 const STATES = `'sending', 'acknowledged', 'final', 'refused', 'unknown'`;
 
 export const PG_MIGRATIONS: readonly PgMigration[] = [
@@ -137,7 +137,7 @@ CREATE TABLE paydesk.journal (
   operation             text NOT NULL CHECK (operation <> ''),
   target_orderid        text,
   target_client_orderid text,
-  -- What the clerk did, in the words of JOURNAL_ACTIONS (preload/contract.ts).
+  -- What the clerk did, in the words of JOURNAL_ACTIONS (common/contract.ts).
   action                text,
   -- The order showed captures or refunds made outside Paydesk when the entry was decided.
   changed_elsewhere     boolean NOT NULL DEFAULT false,

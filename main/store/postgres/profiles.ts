@@ -6,14 +6,14 @@
 
 import type pg from 'pg';
 
-import type { ProfileInput } from '../profiles';
+import type { ProfileInput } from '../profiles/profile';
 import {
   PROFILE_INPUT_COLUMNS,
   profileOfRow,
   profileValues,
   type ProfileFields,
   type ProfileRow,
-} from '../profile-row';
+} from '../profiles/row';
 import { toTeamError } from './errors';
 
 /** keyFingerprint is the team's key; each desk holds the private key itself. */

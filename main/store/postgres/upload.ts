@@ -6,7 +6,7 @@
 
 import type pg from 'pg';
 
-import type { EntryColumns } from '../journal-row';
+import type { EntryColumns } from '../journal/row';
 import { toTeamError } from './errors';
 
 /**

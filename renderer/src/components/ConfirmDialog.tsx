@@ -16,7 +16,7 @@
 
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
-import { currencyExponent, readMoney } from '../../../preload/money';
+import { currencyExponent, readMoney } from '../../../common/money';
 import { FencedButton, RoleReason, useFence } from './RoleFence';
 import './confirm-dialog.css';
 

@@ -1,4 +1,4 @@
-// Uploading this desk's local journal to its team's, once (main/services/team-upload.ts; for the
+// Uploading this desk's local journal to its team's, once (main/services/team/upload.ts; for the
 // Settings → Team journal screen to place). It shows first what would go and what stands in the
 // way (unsettled entries, profiles the team does not share, with a choice of shared profile for
 // each), then uploads, and says what it did in counts. Running it again is safe: what is there
@@ -7,7 +7,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 
-import type { ResultOf } from '../../../preload/contract';
+import type { ResultOf } from '../../../common/contract';
 import { paydesk, unwrap } from '../api';
 import { useActiveProfile } from '../profile-context';
 import { ErrorNotice, Notice } from './Notice';

@@ -10,8 +10,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 import { writeContent } from '../../../main/files';
 import { JournalService } from '../../../main/services/journal';
-import { openDatabase } from '../../../main/store/database';
-import { SqliteJournalPort } from '../../../main/store/sqlite-port';
+import { openDatabase } from '../../../main/store/sqlite/database';
+import { SqliteJournalPort } from '../../../main/store/sqlite/journal-port';
 
 const [file = '', mode = '', out = ''] = process.argv.slice(2);
 const db = openDatabase(file);

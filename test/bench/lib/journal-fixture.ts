@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { openDatabase } from '../../../main/store/database';
-import { Profiles } from '../../../main/store/profiles';
+import { openDatabase } from '../../../main/store/sqlite/database';
+import { Profiles } from '../../../main/store/sqlite/profiles';
 
 export interface JournalFixture {
   file: string;

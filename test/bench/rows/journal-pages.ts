@@ -3,8 +3,9 @@
 
 import Database from 'better-sqlite3';
 
-import { openDatabase } from '../../../main/store/database';
-import { Journal, type JournalFilter } from '../../../main/store/journal';
+import { openDatabase } from '../../../main/store/sqlite/database';
+import { Journal } from '../../../main/store/sqlite/journal';
+import type { JournalFilter } from '../../../main/store/journal/filter';
 import { journalFixture } from '../lib/journal-fixture';
 import type { BenchLine, BenchRow } from '../lib/report';
 import { interleave, median, ms, now, ratio } from '../lib/stats';

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { GatewayClient } from '../../../main/gateway/client';
 import { MemorySecretStore } from '../../../main/secrets';
 import { PaydeskServices } from '../../../main/services/app';
-import { openDatabase } from '../../../main/store/database';
-import { Journal } from '../../../main/store/journal';
-import { Profiles } from '../../../main/store/profiles';
+import { openDatabase } from '../../../main/store/sqlite/database';
+import { Journal } from '../../../main/store/sqlite/journal';
+import { Profiles } from '../../../main/store/sqlite/profiles';
 import type { BenchLine, BenchRow } from '../lib/report';
 import { median, ms, num, now, ratio } from '../lib/stats';
 

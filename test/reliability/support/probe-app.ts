@@ -7,7 +7,7 @@ import { createBridge, isAppTopFrame } from '../../../main/bridge';
 import { createHandlers } from '../../../main/handlers';
 import { MemorySecretStore } from '../../../main/secrets';
 import { PaydeskServices } from '../../../main/services/app';
-import { channelOf, type BridgeResult } from '../../../preload/contract';
+import { channelOf, type BridgeResult } from '../../../common/contract';
 
 export interface ProbeInput {
   dataDir: string;

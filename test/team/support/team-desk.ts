@@ -10,7 +10,7 @@ import pg from 'pg';
 
 import { MemorySecretStore } from '../../../main/secrets';
 import { PaydeskServices } from '../../../main/services/app';
-import type { TeamLink } from '../../../main/services/team-profiles';
+import type { TeamLink } from '../../../main/services/team/profiles';
 import type { Person, TeamDb } from '../../support/team';
 
 /**

@@ -3,7 +3,7 @@
 
 import { describe, expect, it, vi } from 'vitest';
 
-import { channelOf, allCalls } from '../../../preload/contract';
+import { channelOf, allCalls } from '../../../common/contract';
 import { createBridge, isAppTopFrame, registerBridge, type Handlers } from '../../../main/bridge';
 import { InputError, TransportError, ValidationError } from '../../../main/gateway/errors';
 import { ServiceError } from '../../../main/services/errors';

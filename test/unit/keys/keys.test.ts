@@ -24,7 +24,7 @@ import {
   importPrivateKey,
   normalizeFingerprint,
 } from '../../../main/keys';
-import type { Environment } from '../../../main/store/profiles';
+import type { Environment } from '../../../main/store/profiles/profile';
 
 // Test-only keys, made for these tests with openssl 3.0 and never used anywhere else.
 const fixture = (name: string): string =>

@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { findCardData, passesLuhn } from '../../../preload/card-data';
-import { actionRequestSchema } from '../../../preload/contract';
+import { findCardData, passesLuhn } from '../../../common/card-data';
+import { actionRequestSchema } from '../../../common/contract';
 
 /** Makes a Luhn-valid number of `length` digits from a random prefix. */
 function withCheckDigit(prefix: string): string {

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 
-import { currencyExponent } from '../../../preload/money';
+import { currencyExponent } from '../../../common/money';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { isWellFormedText } from '../../../preload/text-rules';
+import { isWellFormedText } from '../../../common/text-rules';
 
 /** The language's own answer (ES2024): no lone surrogate anywhere in the string. */
 const wellFormed = (text: string): boolean =>

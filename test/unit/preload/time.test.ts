@@ -3,7 +3,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { isoWithOffset, isoWithOffsetByDay, localTimeWithOffset } from '../../../preload/time';
+import { isoWithOffset, isoWithOffsetByDay, localTimeWithOffset } from '../../../common/time';
 
 let zone: string | undefined;
 beforeEach(() => {

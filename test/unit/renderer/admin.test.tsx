@@ -13,7 +13,7 @@ import {
   Fingerprint,
   fingerprintGroups,
   shortFingerprint,
-} from '../../../renderer/src/screens/admin/Fingerprint';
+} from '../../../renderer/src/components/Fingerprint';
 import { EMPTY_DRAFT, filterOf } from '../../../renderer/src/screens/journal/JournalFilters';
 import type { ProfileView } from '../../../renderer/src/profile-context';
 

@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RoleFence } from '../../../renderer/src/components/RoleFence';
 import { createQueryClient } from '../../../renderer/src/queryClient';
 import { sessionKey } from '../../../renderer/src/session';
-import { ActionOutcome } from '../../../renderer/src/screens/money/ActionOutcome';
-import type { MoneyAction, Phase } from '../../../renderer/src/screens/money/useMoneyAction';
+import { ActionOutcome } from '../../../renderer/src/money/ActionOutcome';
+import type { MoneyAction, Phase } from '../../../renderer/src/money/useMoneyAction';
 
 let groups: string[];
 

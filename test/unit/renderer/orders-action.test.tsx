@@ -8,7 +8,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import type { BridgeResult, JournalRow, OrderViewData } from '../../../preload/contract';
+import type { BridgeResult, JournalRow, OrderViewData } from '../../../common/contract';
 import type { ProfileView } from '../../../renderer/src/profile-context';
 import { createQueryClient } from '../../../renderer/src/queryClient';
 import { ActionPanel } from '../../../renderer/src/screens/orders/ActionPanel';

@@ -5,9 +5,9 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 
-import { resultCsv } from '../../../main/services/batch-csv';
-import type { BatchRow } from '../../../main/store/batches';
-import type { JournalEntry } from '../../../main/store/port';
+import { resultCsv } from '../../../main/services/batch/csv';
+import type { BatchRow } from '../../../main/store/sqlite/batches';
+import type { JournalEntry } from '../../../main/store/journal/port';
 
 function row(line: number, patch: Partial<BatchRow>): BatchRow {
   return {

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 
 import type { StatusResponse } from '../../../main/gateway/response';
-import { orderFigures } from '../../../main/services/order-figures';
-import { allowedActions } from '../../../main/services/order-rules';
-import { orderState, type OrderStateCode } from '../../../main/services/order-state';
-import type { JournalEntry } from '../../../main/store/journal';
+import { orderFigures } from '../../../main/services/orders/figures';
+import { allowedActions } from '../../../main/services/orders/rules';
+import { orderState, type OrderStateCode } from '../../../main/services/orders/state';
+import type { JournalEntry } from '../../../main/store/journal/types';
 
 /** The sandbox's transaction kinds and the order-stage prefix of each. */
 const PREFIX: Record<string, string> = {

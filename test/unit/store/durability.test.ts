@@ -1,4 +1,4 @@
-// Which journal commits wait for the disk (main/store/durability.ts): the write-ahead entry and a
+// Which journal commits wait for the disk (main/store/sqlite/durability.ts): the write-ahead entry and a
 // settlement by hand do (synchronous = FULL), a record of the gateway's answer does not
 // (NORMAL), and the connection is back to FULL after every write, whatever happened in it.
 
@@ -8,11 +8,11 @@ import { join } from 'node:path';
 
 import { afterEach, beforeEach, expect, it } from 'vitest';
 
-import { openDatabase, type Db } from '../../../main/store/database';
-import { withoutFsync } from '../../../main/store/durability';
-import { Journal } from '../../../main/store/journal';
-import { Profiles } from '../../../main/store/profiles';
-import { RecentOrders } from '../../../main/store/recent-orders';
+import { openDatabase, type Db } from '../../../main/store/sqlite/database';
+import { withoutFsync } from '../../../main/store/sqlite/durability';
+import { Journal } from '../../../main/store/sqlite/journal';
+import { Profiles } from '../../../main/store/sqlite/profiles';
+import { RecentOrders } from '../../../main/store/sqlite/recent-orders';
 
 const FULL = 2;
 const NORMAL = 1;

@@ -22,12 +22,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { writeContent } from '../../../main/files';
 import { JournalService, type ExportProgress } from '../../../main/services/journal';
-import { journalCsv } from '../../../main/store/csv';
-import { countInPieces } from '../../../main/store/journal-export';
-import { openDatabase, type Db } from '../../../main/store/database';
-import { Journal } from '../../../main/store/journal';
-import { SqliteJournalPort } from '../../../main/store/sqlite-port';
-import { Profiles } from '../../../main/store/profiles';
+import { journalCsv } from '../../../main/store/journal/csv';
+import { countInPieces } from '../../../main/store/sqlite/journal-export';
+import { openDatabase, type Db } from '../../../main/store/sqlite/database';
+import { Journal } from '../../../main/store/sqlite/journal';
+import { SqliteJournalPort } from '../../../main/store/sqlite/journal-port';
+import { Profiles } from '../../../main/store/sqlite/profiles';
 
 const ENTRIES = 2_345;
 

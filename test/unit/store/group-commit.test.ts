@@ -1,4 +1,4 @@
-// Write-ahead entries decided at the same moment share one commit (main/store/group-commit.ts):
+// Write-ahead entries decided at the same moment share one commit (main/store/sqlite/group-commit.ts):
 // each is refused alone when its own work throws, all are refused when the commit fails, and
 // an entry is visible to another connection once its promise resolves.
 
@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 
-import { openDatabase, type Db } from '../../../main/store/database';
-import { syncFile, WalSync } from '../../../main/store/durability';
-import { GroupCommit, NotDurableError } from '../../../main/store/group-commit';
+import { openDatabase, type Db } from '../../../main/store/sqlite/database';
+import { syncFile, WalSync } from '../../../main/store/sqlite/durability';
+import { GroupCommit, NotDurableError } from '../../../main/store/sqlite/group-commit';
 
 let dir: string;
 let file: string;

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { openDatabase, type Db } from '../../../main/store/database';
-import type { JournalFilter } from '../../../main/store/journal-filter';
-import { JournalPages, whereClause } from '../../../main/store/journal-pages';
-import { Profiles } from '../../../main/store/profiles';
+import { openDatabase, type Db } from '../../../main/store/sqlite/database';
+import type { JournalFilter } from '../../../main/store/journal/filter';
+import { JournalPages, whereClause } from '../../../main/store/sqlite/journal-pages';
+import { Profiles } from '../../../main/store/sqlite/profiles';
 
 const ENTRIES = 1_500;
 const START = Date.parse('2026-01-01T00:00:00Z');

@@ -5,12 +5,17 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { journalCsv } from '../../../main/store/csv';
-import { openDatabase, schemaVersion, StoreError, type Db } from '../../../main/store/database';
-import { Journal } from '../../../main/store/journal';
-import { MIGRATIONS } from '../../../main/store/migrations';
-import { Profiles } from '../../../main/store/profiles';
-import { maskPan, redactFields } from '../../../main/store/redact';
+import { journalCsv } from '../../../main/store/journal/csv';
+import {
+  openDatabase,
+  schemaVersion,
+  StoreError,
+  type Db,
+} from '../../../main/store/sqlite/database';
+import { Journal } from '../../../main/store/sqlite/journal';
+import { MIGRATIONS } from '../../../main/store/sqlite/migrations';
+import { Profiles } from '../../../main/store/sqlite/profiles';
+import { maskPan, redactFields } from '../../../main/store/journal/redact';
 
 let dir: string;
 let file: string;

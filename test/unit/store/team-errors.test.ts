@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { StoreError } from '../../../main/store/errors';
-import { JournalError } from '../../../main/store/journal';
+import { JournalError } from '../../../main/store/journal/types';
 import { toTeamError } from '../../../main/store/postgres/errors';
 
 const WHERE = 'PostgreSQL at db.example.com:5432';

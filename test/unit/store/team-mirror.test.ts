@@ -1,4 +1,4 @@
-// The desk's copy of its team's shared profiles (main/store/team-mirror.ts), on a real SQLite
+// The desk's copy of its team's shared profiles (main/store/sqlite/team-mirror.ts), on a real SQLite
 // file: what the Profiles list shows on a team, names that move between shared profiles, a local
 // profile whose name a shared one takes, and a shared profile gone from the team.
 
@@ -8,10 +8,10 @@ import { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { openDatabase, type Db } from '../../../main/store/database';
+import { openDatabase, type Db } from '../../../main/store/sqlite/database';
 import type { SharedProfile } from '../../../main/store/postgres/profiles';
-import { Profiles } from '../../../main/store/profiles';
-import { TeamMirror } from '../../../main/store/team-mirror';
+import { Profiles } from '../../../main/store/sqlite/profiles';
+import { TeamMirror } from '../../../main/store/sqlite/team-mirror';
 
 let dir: string;
 let db: Db;

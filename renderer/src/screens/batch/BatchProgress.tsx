@@ -1,7 +1,7 @@
 // How far a batch has come: a bar of the rows finished of the rows to send, done / failed /
 // left, the rate since this run started and the time left at that rate.
 
-import type { BatchViewData } from '../../../../preload/contract';
+import type { BatchViewData } from '../../../../common/contract';
 
 function duration(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;

@@ -1,7 +1,7 @@
 // Every row of a batch: what the file asks, the problem that keeps it from being sent (or a
 // warning), and, once it ran, its final status or error.
 
-import type { BatchRowData } from '../../../../preload/contract';
+import type { BatchRowData } from '../../../../common/contract';
 
 const STATE_WORDS: Record<BatchRowData['state'], string> = {
   invalid: 'not sent',

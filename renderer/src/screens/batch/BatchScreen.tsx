@@ -9,7 +9,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 
-import type { BatchViewData } from '../../../../preload/contract';
+import type { BatchViewData } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog, typeTheId } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';

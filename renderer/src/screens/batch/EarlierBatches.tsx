@@ -2,8 +2,8 @@
 // its rows and save its result file. Opening only reads, so whoever may not send (support, or a
 // read-only database) still looks back at what was sent and saves the results.
 
-import type { BatchViewData } from '../../../../preload/contract';
-import { formatTime } from '../journal/format';
+import type { BatchViewData } from '../../../../common/contract';
+import { formatTime } from '../../format';
 
 const STATE_WORDS: Record<BatchViewData['state'], string> = {
   ready: 'checked, not started',

@@ -6,7 +6,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 
-import type { CallbackCheckData } from '../../../../preload/contract';
+import type { CallbackCheckData } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';

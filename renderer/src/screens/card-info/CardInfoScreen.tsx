@@ -5,17 +5,17 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 
-import type { CardInfoData } from '../../../../preload/contract';
+import type { CardInfoData } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog, typeTheId } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { FencedForm, RoleFence } from '../../components/RoleFence';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
-import { ActionOutcome } from '../money/ActionOutcome';
-import { describedBy, Field } from '../money/Field';
-import { fieldError, useMoneyAction } from '../money/useMoneyAction';
-import '../money/money.css';
+import { ActionOutcome } from '../../money/ActionOutcome';
+import { describedBy, Field } from '../../money/Field';
+import { fieldError, useMoneyAction } from '../../money/useMoneyAction';
+import '../../money/money.css';
 
 export function CardInfoScreen({ cardRef }: { cardRef?: string }) {
   const { active } = useActiveProfile();

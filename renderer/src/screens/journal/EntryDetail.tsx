@@ -5,8 +5,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 
-import { groupThousands } from '../../../../preload/money';
-import { localTimeWithOffset } from '../../../../preload/time';
+import { groupThousands } from '../../../../common/money';
+import { localTimeWithOffset } from '../../../../common/time';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice } from '../../components/Notice';
 import { RoleFence } from '../../components/RoleFence';

@@ -7,7 +7,7 @@ import {
   JOURNAL_ACTIONS,
   journalFilterSchema,
   type JournalFilterInput,
-} from '../../../../preload/contract';
+} from '../../../../common/contract';
 import type { ProfileView } from '../../profile-context';
 
 export interface FilterDraft {

@@ -5,11 +5,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 
-import type { JournalFilterInput, JournalRow } from '../../../../preload/contract';
+import type { JournalFilterInput, JournalRow } from '../../../../common/contract';
 import { ErrorNotice } from '../../components/Notice';
 import { hrefOf } from '../../route';
-import { groupThousands } from '../../../../preload/money';
-import { localTimeWithOffset } from '../../../../preload/time';
+import { groupThousands } from '../../../../common/money';
+import { localTimeWithOffset } from '../../../../common/time';
 import { PAGE, useJournalWindow } from './useJournalWindow';
 
 const ROW_HEIGHT = 40;

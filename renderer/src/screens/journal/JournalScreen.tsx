@@ -5,12 +5,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
-import type { JournalFilterInput } from '../../../../preload/contract';
+import type { JournalFilterInput } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { keys } from '../../queries';
-import { formatCount, plural } from './format';
+import { formatCount, plural } from '../../format';
 import { draftOfPreset, filterOf, JournalFilters } from './JournalFilters';
 import { EntryDetail } from './EntryDetail';
 import { JournalList } from './JournalList';

@@ -7,7 +7,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
 
-import type { JournalFilterInput, JournalRow } from '../../../../preload/contract';
+import type { JournalFilterInput, JournalRow } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { keys } from '../../queries';
 

@@ -9,7 +9,7 @@ import { useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/
 import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 
-import { contract } from '../../../../preload/contract';
+import { contract } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
@@ -18,10 +18,10 @@ import { TeamKeyNotice } from '../../components/TeamKeyNotice';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { Fingerprint, fingerprintGroups } from '../admin/Fingerprint';
-import { describedBy, fieldErrorsOf, type FieldErrors } from '../admin/form-errors';
-import { formatTime } from '../journal/format';
-import '../admin/admin.css';
+import { Fingerprint, fingerprintGroups } from '../../components/Fingerprint';
+import { describedBy, fieldErrorsOf, type FieldErrors } from '../../components/form-errors';
+import { formatTime } from '../../format';
+import '../../components/admin.css';
 
 type KeyView = NonNullable<z.output<(typeof contract)['keys']['current']['result']>>;
 type Bits = 2048 | 3072 | 4096;

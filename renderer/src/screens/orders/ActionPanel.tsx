@@ -16,7 +16,7 @@ import {
   actionRequestSchema,
   type JournalRow,
   type OrderViewData,
-} from '../../../../preload/contract';
+} from '../../../../common/contract';
 import { BridgeError, errorMessage, FIELD_CODES, paydesk, sendFailure, unwrap } from '../../api';
 import { ConfirmDialog, typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
@@ -24,7 +24,7 @@ import { ErrorNotice, Notice } from '../../components/Notice';
 import { FencedButton, FencedForm, RoleFence } from '../../components/RoleFence';
 import type { ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
-import { SETTLED_STATES, useJournalEntry } from './hooks';
+import { SETTLED_STATES, useJournalEntry } from '../../money/journal-entry';
 import {
   amountProblem,
   GATEWAY_KNOWS,

@@ -14,7 +14,7 @@ import {
   type RefObject,
 } from 'react';
 
-import { ORDERID_MESSAGE, type OrderViewData } from '../../../../preload/contract';
+import { ORDERID_MESSAGE, type OrderViewData } from '../../../../common/contract';
 import { BridgeError } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { FencedButton, RoleFence } from '../../components/RoleFence';

@@ -3,7 +3,7 @@
 
 import type { Ref } from 'react';
 
-import type { OrderViewData } from '../../../../preload/contract';
+import type { OrderViewData } from '../../../../common/contract';
 import { Notice } from '../../components/Notice';
 import { hrefOf } from '../../route';
 import { refParam } from './ref';

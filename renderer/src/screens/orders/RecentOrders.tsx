@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState } from 'react';
 
-import { localTimeWithOffset } from '../../../../preload/time';
+import { localTimeWithOffset } from '../../../../common/time';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice } from '../../components/Notice';
 import type { ProfileView } from '../../profile-context';

@@ -4,7 +4,7 @@
 
 import { useState } from 'react';
 
-import type { OrderViewData } from '../../../../preload/contract';
+import type { OrderViewData } from '../../../../common/contract';
 import { errorMessage, paydesk, unwrap } from '../../api';
 import { hrefOf } from '../../route';
 

@@ -1,6 +1,6 @@
 // Amounts stay decimal text from the gateway to the screen. The screen never does money
 // arithmetic; it only checks a typed amount's shape for the order's currency (JPY has no
-// decimals, KWD three: preload/money.ts) and whether it is at most what is left, which needs
+// decimals, KWD three: common/money.ts) and whether it is at most what is left, which needs
 // an exact comparison: integer minor units from the text's digits, never a float.
 
 import {
@@ -11,7 +11,7 @@ import {
   MAX_WHOLE_DIGITS,
   minorToText,
   readMoney,
-} from '../../../../preload/money';
+} from '../../../../common/money';
 
 /** Integer minor units of a decimal text in `currency`, or undefined when it is not an amount. */
 export function minorOf(text: string, currency: string): bigint | undefined {

@@ -9,16 +9,16 @@ import { useId, useState } from 'react';
 
 import type { z } from 'zod';
 
-import type { PayLinkData, payLinkRequestSchema } from '../../../../preload/contract';
+import type { PayLinkData, payLinkRequestSchema } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { keys } from '../../queries';
 import { hrefOf } from '../../route';
-import { describedBy, Field } from '../money/Field';
-import { MoneyForm } from '../money/MoneyForm';
-import { fieldError, useMoneyAction } from '../money/useMoneyAction';
-import '../money/money.css';
+import { describedBy, Field } from '../../money/Field';
+import { MoneyForm } from '../../money/MoneyForm';
+import { fieldError, useMoneyAction } from '../../money/useMoneyAction';
+import '../../money/money.css';
 
 type PayLinkRequest = z.input<typeof payLinkRequestSchema>;
 

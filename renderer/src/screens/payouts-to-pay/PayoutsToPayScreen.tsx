@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 
-import type { CheckedPayout } from '../../../../preload/contract';
+import type { CheckedPayout } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog, typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
@@ -13,9 +13,9 @@ import { FencedButton } from '../../components/RoleFence';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { hrefOf } from '../../route';
-import { ActionOutcome } from '../money/ActionOutcome';
-import { useMoneyAction } from '../money/useMoneyAction';
-import '../money/money.css';
+import { ActionOutcome } from '../../money/ActionOutcome';
+import { useMoneyAction } from '../../money/useMoneyAction';
+import '../../money/money.css';
 
 const STATE_WORDS: Record<CheckedPayout['state'], string> = {
   checking: 'Being checked',

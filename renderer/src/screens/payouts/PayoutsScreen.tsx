@@ -7,15 +7,15 @@ import { useId, useState } from 'react';
 
 import type { z } from 'zod';
 
-import type { payoutRequestSchema } from '../../../../preload/contract';
+import type { payoutRequestSchema } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
-import { describedBy, Field, maskCard } from '../money/Field';
-import { MoneyForm } from '../money/MoneyForm';
-import { fieldError, useMoneyAction } from '../money/useMoneyAction';
-import '../money/money.css';
+import { describedBy, Field, maskCard } from '../../money/Field';
+import { MoneyForm } from '../../money/MoneyForm';
+import { fieldError, useMoneyAction } from '../../money/useMoneyAction';
+import '../../money/money.css';
 
 type PayoutRequest = z.input<typeof payoutRequestSchema>;
 type Kind = 'card' | 'card-ref' | 'bank' | 'phone';

@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 
-import { contract, profileInputSchema } from '../../../../preload/contract';
+import { contract, profileInputSchema } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice } from '../../components/Notice';
 import { FencedForm } from '../../components/RoleFence';
@@ -17,7 +17,7 @@ import {
   fieldErrorsOf,
   splitBridgeError,
   type FieldErrors,
-} from '../admin/form-errors';
+} from '../../components/form-errors';
 
 type Environment = ProfileView['environment'];
 type EndpointKind = ProfileView['endpointKind'];

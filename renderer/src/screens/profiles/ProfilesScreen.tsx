@@ -16,9 +16,9 @@ import { SharedProfileNote, TeamKeyNotice } from '../../components/TeamKeyNotice
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { shortFingerprint } from '../admin/Fingerprint';
+import { shortFingerprint } from '../../components/Fingerprint';
 import { ProfileForm } from './ProfileForm';
-import '../admin/admin.css';
+import '../../components/admin.css';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; id: string } | undefined;
 

@@ -7,10 +7,10 @@ import { useId, useState } from 'react';
 import { paydesk, unwrap } from '../../api';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
-import { describedBy, Field } from '../money/Field';
-import { MoneyForm } from '../money/MoneyForm';
-import { fieldError, useMoneyAction } from '../money/useMoneyAction';
-import '../money/money.css';
+import { describedBy, Field } from '../../money/Field';
+import { MoneyForm } from '../../money/MoneyForm';
+import { fieldError, useMoneyAction } from '../../money/useMoneyAction';
+import '../../money/money.css';
 
 interface RebillRequest {
   profileId: string;

@@ -8,15 +8,15 @@ import { useId, useState } from 'react';
 
 import type { z } from 'zod';
 
-import type { recurringRequestSchema } from '../../../../preload/contract';
+import type { recurringRequestSchema } from '../../../../common/contract';
 import { BridgeError, errorMessage, paydesk, unwrap } from '../../api';
 import { Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
-import { describedBy, Field } from '../money/Field';
-import { MoneyForm } from '../money/MoneyForm';
-import { fieldError, useMoneyAction } from '../money/useMoneyAction';
-import '../money/money.css';
+import { describedBy, Field } from '../../money/Field';
+import { MoneyForm } from '../../money/MoneyForm';
+import { fieldError, useMoneyAction } from '../../money/useMoneyAction';
+import '../../money/money.css';
 
 type RecurringRequest = z.input<typeof recurringRequestSchema>;
 type Source = 'card-ref' | 'order';

@@ -7,8 +7,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 
-import { contract, type ResultOf } from '../../../../preload/contract';
-import { isThisComputer } from '../../../../preload/team-contract';
+import { contract, type ResultOf } from '../../../../common/contract';
+import { isThisComputer } from '../../../../common/team-contract';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
@@ -19,8 +19,8 @@ import {
   fieldErrorsOf,
   splitBridgeError,
   type FieldErrors,
-} from '../admin/form-errors';
-import '../admin/admin.css';
+} from '../../components/form-errors';
+import '../../components/admin.css';
 import './settings.css';
 
 const FIELDS = ['host', 'port', 'database', 'login', 'password', 'desk', 'tls', 'caPem'] as const;

@@ -1,0 +1,869 @@
+// Every call and event between the renderer and main: name, request schema, result schema.
+// main/bridge.ts parses each request with these schemas before a handler sees it, and each
+// result before it leaves (unknown keys are stripped, so nothing extra can leak); the renderer's
+// forms validate with the same schemas. Money crosses as decimal text, never as a number.
+
+import { z } from 'zod';
+
+import { findCardData } from './card-data';
+import { sessionSchema, teamCalls } from './team-contract';
+import {
+  BROKEN_TEXT_MESSAGE,
+  isWellFormedText,
+  ORDERID_MESSAGE,
+  unsafeTextMessage,
+} from './text-rules';
+
+// Plain words and rules main uses too, kept apart from the zod schemas so that main's start does
+// not build every schema of the contract to read one sentence.
+export { ORDERID_MESSAGE } from './text-rules';
+export { JOURNAL_ACTIONS, actionLabel, type JournalAction } from './journal-actions';
+
+/**
+ * Every text a call takes: well-formed UTF-16, so nothing downstream (encodeURIComponent, the
+ * signature, SQLite) meets a lone surrogate. Request schemas build their strings from this.
+ */
+const str = () => z.string().refine(isWellFormedText, BROKEN_TEXT_MESSAGE);
+const id = str().trim().min(1).max(128);
+const text = (max: number) => str().max(max);
+/**
+ * Text a person writes that is stored, exported or sent (reasons, notes, descriptions,
+ * comments): it may not carry card data (common/card-data.ts).
+ */
+export const freeText = (max: number) =>
+  text(max).superRefine((value, ctx) => {
+    const found = findCardData(value);
+    if (found) ctx.addIssue({ code: 'custom', message: found.message });
+  });
+/** A profile's text field: trimmed, and free of control and text-direction characters. */
+const profileText = (max: number, label: string) =>
+  text(max)
+    .trim()
+    .superRefine((value, ctx) => {
+      const message = unsafeTextMessage(value, label);
+      if (message) ctx.addIssue({ code: 'custom', message });
+    });
+/**
+ * Major units as text, e.g. "10.42", "5000" (JPY), "12.345" (KWD). The shape only: how many
+ * decimals the order's currency allows is checked where the currency is known (common/money.ts).
+ */
+export const moneyText = str()
+  .trim()
+  .regex(
+    /^(0|[1-9]\d*)(\.\d{1,3})?$/,
+    'Write the amount with digits and a dot, at most as many decimals as the currency has, for example 10.42.',
+  )
+  .refine(
+    (value) => value.split('.')[0]!.length <= 13,
+    'That amount is too large: at most 13 digits before the dot.',
+  );
+
+export const environmentSchema = z.enum(['production', 'test', 'sandbox']);
+
+export const profileInputSchema = z.object({
+  name: profileText(80, 'profile name').min(1, 'Give the profile a name.'),
+  environment: environmentSchema,
+  baseUrl: profileText(2048, 'base URL').min(1, 'Enter the gateway base URL.'),
+  endpointId: profileText(32, 'endpoint id').min(1, 'Enter the endpoint id.'),
+  endpointKind: z.enum(['endpoint', 'group']).optional(),
+  login: profileText(256, 'merchant login').min(1, 'Enter the merchant login.'),
+});
+
+const profileViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  environment: environmentSchema,
+  baseUrl: z.string(),
+  endpointId: z.string(),
+  endpointKind: z.enum(['endpoint', 'group']),
+  login: z.string(),
+  keyFingerprint: z.string().nullable(),
+  embedded: z.boolean(),
+  hasControlKey: z.boolean(),
+  hasPrivateKey: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** On a team, for a shared profile (main/services/team/profiles.ts); absent otherwise. */
+  team: z
+    .object({
+      /** The person's login may change it (paydesk_admin); the database decides anyway. */
+      canEdit: z.boolean(),
+      updatedBy: z.string().nullable(),
+      teamFingerprint: z.string().nullable(),
+      deskFingerprint: z.string().nullable(),
+      keyState: z.enum(['same', 'differs', 'missing-here', 'team-has-none', 'none']),
+      /** What to do when this desk's key is not the team's; null when nothing is wrong. */
+      keyMessage: z.string().nullable(),
+    })
+    .optional(),
+});
+
+const keyHistorySchema = z.object({
+  fingerprint: z.string(),
+  environment: environmentSchema,
+  attachedAt: z.string(),
+  retiredAt: z.string().nullable(),
+});
+
+const publicKeyViewSchema = z.object({
+  profileId: z.string(),
+  fingerprint: z.string(),
+  bits: z.number().int(),
+  publicKeySpkiPem: z.string(),
+  publicKeyPkcs1Pem: z.string(),
+  history: z.array(keyHistorySchema),
+});
+
+const actionViewSchema = z.object({
+  allowed: z.boolean(),
+  max: z.string().optional(),
+  reason: z.string().optional(),
+});
+
+const journalStateSchema = z.enum(['sending', 'acknowledged', 'final', 'refused', 'unknown']);
+
+/** One plain state per order (main/services/orders/state.ts). */
+export const orderStateSchema = z.enum([
+  'approved',
+  'partly-captured',
+  'captured',
+  'partly-refunded',
+  'refunded',
+  'voided',
+  'hold-cancelled',
+  'declined',
+  'processing',
+  'waiting-3ds',
+  'unknown',
+]);
+
+export const orderViewSchema = z.object({
+  profileId: z.string(),
+  orderId: z.string(),
+  clientOrderId: z.string().nullable(),
+  status: z.string(),
+  state: orderStateSchema,
+  stateLabel: z.string(),
+  statusText: z.string(),
+  final: z.boolean(),
+  transactionType: z.string().nullable(),
+  orderStage: z.string().nullable(),
+  currency: z.string().nullable(),
+  figureKind: z.enum(['hold', 'payment', 'amount-only']),
+  amount: z.string(),
+  /** Null: not a figure of this transaction type. */
+  captured: z.string().nullable(),
+  /** More was captured outside Paydesk: `captured` is a lower bound. */
+  capturedAtLeast: z.boolean(),
+  refunded: z.string().nullable(),
+  refundedAtLeast: z.boolean(),
+  /** Null: not a figure of this type, or only the gateway knows it (see the AtLeast flags). */
+  remainingCapturable: z.string().nullable(),
+  remainingRefundable: z.string().nullable(),
+  card: z.object({
+    bin: z.string().optional(),
+    lastFour: z.string().optional(),
+    type: z.string().optional(),
+    holder: z.string().optional(),
+    expMonth: z.string().optional(),
+    expYear: z.string().optional(),
+    refId: z.string().optional(),
+  }),
+  threeDsPending: z.boolean(),
+  threeDsAddress: z.string().nullable(),
+  changedElsewhere: z.boolean(),
+  /** The journal could not be read (a team's database away): its figures are unknown. */
+  journalUnreadable: z.string().nullable(),
+  pending: z.array(
+    z.object({
+      clientOrderId: z.string(),
+      operation: z.string(),
+      amount: z.string().nullable(),
+      state: journalStateSchema,
+    }),
+  ),
+  captures: z.array(
+    z.object({
+      orderId: z.string().nullable(),
+      amount: z.string().nullable(),
+      status: z.string().nullable(),
+    }),
+  ),
+  actions: z.object({
+    capture: actionViewSchema,
+    void: actionViewSchema,
+    refund: actionViewSchema,
+    cancel: actionViewSchema,
+  }),
+});
+
+export const gatewayOrderId = text(64)
+  .trim()
+  .refine((value) => value === '' || /^\d+$/.test(value), ORDERID_MESSAGE);
+
+export const recentOrderSchema = z.object({
+  orderId: z.string(),
+  clientOrderId: z.string().nullable(),
+  email: z.string().nullable(),
+  lastFour: z.string().nullable(),
+  transactionType: z.string().nullable(),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  stateLabel: z.string().nullable(),
+  seenAt: z.string(),
+});
+
+export const journalRowSchema = z.object({
+  id: z.number().int(),
+  createdAt: z.string(),
+  operator: z.string(),
+  profileId: z.string(),
+  operation: z.string(),
+  clientOrderId: z.string(),
+  orderId: z.string().nullable(),
+  targetOrderId: z.string().nullable(),
+  /** The target order's shop id (its client_orderid). */
+  targetClientOrderId: z.string().nullable(),
+  /** What the clerk did (a JOURNAL_ACTIONS key); null only for entries of other kinds. */
+  action: z.string().nullable(),
+  /** In words: "Partial refund", "Cancel hold". */
+  actionLabel: z.string(),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  reason: z.string().nullable(),
+  note: z.string().nullable(),
+  email: z.string().nullable(),
+  state: journalStateSchema,
+  status: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  finalAt: z.string().nullable(),
+  /** What the gateway answered beyond its status: card-ref-id, recurring-payment-id, redirect-url, a masked destination. */
+  result: z.record(z.string(), z.string()),
+});
+
+export const journalDetailSchema = z.object({
+  row: journalRowSchema,
+  errorCode: z.string().nullable(),
+  updatedAt: z.string(),
+  /** Who settled the entry by hand, and why (null when the gateway's answer settled it). */
+  settledBy: z.string().nullable(),
+  settleReason: z.string().nullable(),
+  /**
+   * A team journal's entry uploaded from a desk's own journal: the desk, when, and whom the desk
+   * recorded (the entry's operator is the login that uploaded it). Null for every other entry.
+   */
+  uploaded: z
+    .object({
+      desk: z.string(),
+      at: z.string(),
+      recordedOperator: z.string(),
+      recordedSettledBy: z.string().nullable(),
+    })
+    .nullable(),
+  /** The request as sent, redacted (card numbers masked; no secret is ever stored). */
+  request: z.record(z.string(), z.string()),
+  /** Every state the entry went through, oldest first. */
+  history: z.array(
+    z.object({
+      state: journalStateSchema,
+      status: z.string().nullable(),
+      orderId: z.string().nullable(),
+      errorCode: z.string().nullable(),
+      errorMessage: z.string().nullable(),
+      at: z.string(),
+    }),
+  ),
+});
+
+export const journalFilterSchema = z
+  .object({
+    orderRef: text(128).optional(),
+    email: text(256).optional(),
+    status: text(32).optional(),
+    state: journalStateSchema.optional(),
+    pending: z.boolean().optional(),
+    operation: text(64).optional(),
+    action: text(64).optional(),
+    profileId: text(128).optional(),
+    from: text(40).optional(),
+    to: text(40).optional(),
+  })
+  .strict();
+
+export const REFUND_REASONS = [
+  'Customer request',
+  'Returned goods',
+  'Damaged goods',
+  'Duplicate charge',
+  'Fraud',
+  'Other',
+] as const;
+export const VOID_REASONS = [
+  'Duplicate order',
+  'Customer cancelled',
+  'Wrong amount',
+  'Fraud',
+  'Other',
+] as const;
+
+/** A capture, void, refund or cancel, with the action id the screen got when it opened. */
+export const actionRequestSchema = z
+  .object({
+    profileId: id,
+    orderid: gatewayOrderId.refine((value) => value !== '', 'Enter the order’s orderid.'),
+    clientOrderId: id,
+    amount: moneyText.optional(),
+    reason: freeText(80).optional(),
+    note: freeText(500).optional(),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (value.reason === 'Other' && !value.note?.trim()) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['note'],
+        message: 'With the reason "Other", write a note that says what happened.',
+      });
+    }
+  });
+
+const keyImportSchema = z
+  .object({
+    profileId: id,
+    pem: text(65_536).min(1, 'Paste the private key PEM.'),
+    passphrase: text(1024).optional(),
+  })
+  .strict();
+
+const actionResultSchema = z.object({ entry: journalRowSchema, replayed: z.boolean() });
+const actionId = { profileId: id, clientOrderId: id };
+
+/** Where a payout goes. A card number typed here goes to main and the gateway, never back. */
+export const payoutDestinationSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('card'), cardNumber: text(40) }).strict(),
+  z.object({ kind: z.literal('card-ref'), cardRefId: text(20) }).strict(),
+  z
+    .object({
+      kind: z.literal('bank'),
+      accountNumber: text(40),
+      bankName: freeText(120),
+      bic: text(11),
+    })
+    .strict(),
+  z.object({ kind: z.literal('phone'), phone: text(24) }).strict(),
+]);
+
+export const payoutRequestSchema = z
+  .object({
+    ...actionId,
+    destination: payoutDestinationSchema,
+    receiverFirstName: freeText(80).optional(),
+    receiverLastName: freeText(80).optional(),
+    amount: moneyText,
+    currency: text(3),
+    purpose: freeText(120).optional(),
+    description: freeText(255),
+  })
+  .strict();
+
+const checkedPayoutSchema = z.object({
+  clientOrderId: z.string(),
+  orderId: z.string().nullable(),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  destination: z.string(),
+  description: z.string().nullable(),
+  checkedBy: z.string(),
+  checkedAt: z.string(),
+  state: z.enum(['checking', 'checked', 'paying']),
+});
+
+const cardInfoSchema = z.object({
+  cardRefId: z.string(),
+  brand: z.string().nullable(),
+  bin: z.string().nullable(),
+  masked: z.string().nullable(),
+  name: z.string().nullable(),
+  expMonth: z.string().nullable(),
+  expYear: z.string().nullable(),
+  expired: z.boolean(),
+});
+
+/** The schedule as typed; main checks it and answers with a sentence that says what to change. */
+export const recurringInputSchema = z
+  .object({
+    amount: text(20),
+    currency: text(3),
+    period: text(10),
+    interval: text(6),
+    startDate: text(10).optional(),
+    repeats: text(6).optional(),
+  })
+  .strict();
+
+export const recurringRequestSchema = recurringInputSchema
+  .extend({
+    ...actionId,
+    cardRefId: text(20).optional(),
+    orderid: text(64).optional(),
+    email: text(256).optional(),
+    firstName: freeText(80).optional(),
+    lastName: freeText(80).optional(),
+    description: freeText(255),
+  })
+  .strict();
+
+const schedulePreviewSchema = z.object({
+  amount: z.string(),
+  currency: z.string(),
+  charges: z.array(z.object({ n: z.number().int(), date: z.string() })),
+  total: z.number().int().nullable(),
+  summary: z.string(),
+});
+
+export const payLinkRequestSchema = z
+  .object({
+    ...actionId,
+    kind: z.enum(['sale', 'preauth']),
+    amount: moneyText,
+    currency: text(3),
+    email: text(256),
+    description: freeText(255),
+    returnUrl: text(2048),
+  })
+  .strict();
+
+const payLinkViewSchema = z.object({
+  clientOrderId: z.string(),
+  orderId: z.string().nullable(),
+  kind: z.enum(['sale', 'preauth']),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  email: z.string().nullable(),
+  description: z.string().nullable(),
+  url: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  state: z.enum(['open', 'paid', 'failed', 'unsure']),
+  status: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+});
+
+const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
+/** An export says how many entries it wrote: the notice never counts a later search. */
+const exportResultSchema = saveResultSchema.extend({ count: z.number().int().nonnegative() });
+
+const startupReportSchema = z.object({
+  version: z.string(),
+  operator: z.string(),
+  keychain: z.object({ usable: z.boolean(), message: z.string().optional() }),
+  /** writable false: the database is damaged, read-only or unwritable; the app is read-only. */
+  store: z.object({
+    writable: z.boolean(),
+    code: z.string().optional(),
+    message: z.string().optional(),
+    file: z.string(),
+  }),
+  firstRun: z.boolean(),
+  /** Which journal this desk writes; a team journal unusable at start says why. */
+  journal: z.object({
+    kind: z.enum(['local', 'team']),
+    reachable: z.boolean().optional(),
+    where: z.string().optional(),
+    message: z.string().optional(),
+  }),
+  sandbox: z.object({
+    running: z.boolean(),
+    baseUrl: z.string().optional(),
+    profileId: z.string().optional(),
+    message: z.string().optional(),
+  }),
+});
+
+const callbackCheckSchema = z.object({
+  verdict: z.enum(['genuine', 'other-profile', 'forged', 'incomplete']),
+  message: z.string(),
+  readAs: z.enum(['url', 'query', 'form']),
+  fields: z.array(z.object({ name: z.string(), value: z.string() })),
+  orderid: z.string().optional(),
+  clientOrderId: z.string().optional(),
+  status: z.string().optional(),
+  matchedProfile: z.object({ id: z.string(), name: z.string() }).optional(),
+});
+
+const batchRowSchema = z.object({
+  line: z.number().int(),
+  operation: z.string(),
+  orderid: z.string().nullable(),
+  clientOrderId: z.string().nullable(),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  reason: z.string().nullable(),
+  note: z.string().nullable(),
+  problem: z.string().nullable(),
+  warning: z.string().nullable(),
+  state: z.enum(['invalid', 'ready', 'sending', 'done', 'failed', 'cancelled']),
+  status: z.string().nullable(),
+  error: z.string().nullable(),
+});
+
+const batchViewSchema = z.object({
+  id: z.number().int(),
+  profileId: z.string(),
+  fileName: z.string(),
+  state: z.enum(['ready', 'running', 'paused', 'cancelled', 'done']),
+  interrupted: z.boolean(),
+  /** Why the batch paused by itself (the journal could not be reached), while it stays paused. */
+  pausedBecause: z.string().nullable(),
+  concurrency: z.number().int(),
+  createdAt: z.string(),
+  totals: z.array(
+    z.object({
+      operation: z.string(),
+      currency: z.string(),
+      amount: z.string(),
+      rows: z.number().int(),
+    }),
+  ),
+  confirmation: z.string(),
+  needsConfirmation: z.boolean(),
+  progress: z.object({
+    total: z.number().int(),
+    done: z.number().int(),
+    failed: z.number().int(),
+    left: z.number().int(),
+    invalid: z.number().int(),
+    cancelled: z.number().int(),
+    ratePerSecond: z.number().nullable(),
+    secondsLeft: z.number().nullable(),
+  }),
+});
+
+/** Uploading a desk's local journal to its team's (main/services/team/upload.ts). */
+const uploadPlanSchema = z.object({
+  entries: z.number().int(),
+  sandbox: z.number().int(),
+  unsettled: z.array(
+    z.object({
+      clientOrderId: z.string(),
+      operation: z.string(),
+      state: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+  profiles: z.array(
+    z.object({
+      localId: z.string(),
+      name: z.string(),
+      entries: z.number().int(),
+      sharedId: z.string().nullable(),
+      sharedName: z.string().nullable(),
+      how: z.enum(['same-id', 'same-gateway', 'chosen']).nullable(),
+    }),
+  ),
+  lastUpload: z
+    .object({
+      at: z.string(),
+      login: z.string(),
+      uploaded: z.number().int(),
+      present: z.number().int(),
+    })
+    .nullable(),
+});
+
+const uploadReportSchema = z.object({
+  uploaded: z.number().int(),
+  alreadyThere: z.number().int(),
+  sandbox: z.number().int(),
+  clashes: z.array(z.string()),
+  at: z.string(),
+  firstUploadAt: z.string().nullable(),
+});
+
+const byBatch = z.object({ batchId: z.number().int().min(1) }).strict();
+
+const empty = z.object({}).strict();
+const byProfile = z.object({ profileId: id }).strict();
+const byId = z.object({ id }).strict();
+
+interface CallDef<Req extends z.ZodType, Res extends z.ZodType> {
+  request: Req;
+  result: Res;
+}
+const call = <Req extends z.ZodType, Res extends z.ZodType>(
+  request: Req,
+  result: Res,
+): CallDef<Req, Res> => ({ request, result });
+
+export const contract = {
+  app: {
+    status: call(empty, startupReportSchema),
+  },
+  profiles: {
+    list: call(empty, z.array(profileViewSchema)),
+    create: call(
+      profileInputSchema
+        .extend({ controlKey: profileText(1024, 'control key').min(1, 'Enter the control key.') })
+        .strict(),
+      profileViewSchema,
+    ),
+    update: call(
+      z
+        .object({
+          id,
+          profile: profileInputSchema
+            .extend({ controlKey: profileText(1024, 'control key').optional() })
+            .strict(),
+        })
+        .strict(),
+      profileViewSchema,
+    ),
+    remove: call(byId, z.null()),
+    testConnection: call(byId, z.object({ ok: z.boolean(), message: z.string() })),
+  },
+  keys: {
+    current: call(byProfile, publicKeyViewSchema.nullable()),
+    generate: call(
+      z
+        .object({
+          profileId: id,
+          bits: z.union([z.literal(2048), z.literal(3072), z.literal(4096)]),
+        })
+        .strict(),
+      publicKeyViewSchema,
+    ),
+    import: call(keyImportSchema, publicKeyViewSchema),
+    /**
+     * Reads a PEM as import would (RSA, size, passphrase, the profile's environment rule) and
+     * stores nothing: the screen checks first and asks to replace a key second.
+     */
+    checkImport: call(keyImportSchema, z.object({ fingerprint: z.string(), bits: z.number() })),
+    /** Opens a save dialog in main and writes public_key.pem. */
+    savePublicKey: call(byProfile, saveResultSchema),
+    /** Copies the public key PEM to the clipboard from main (the renderer has no clipboard permission). */
+    copyPublicKey: call(byProfile, z.null()),
+  },
+  orders: {
+    lookup: call(
+      z
+        .object({
+          profileId: id,
+          orderid: gatewayOrderId.optional(),
+          client_orderid: text(128).trim().optional(),
+        })
+        .strict()
+        .refine((v) => Boolean(v.orderid || v.client_orderid), {
+          message: 'Enter an orderid or a client_orderid.',
+          path: ['orderid'],
+        }),
+      orderViewSchema,
+    ),
+    /** Orders this desk looked up or acted on, newest first, narrowed by `query`. */
+    recent: call(
+      z.object({ profileId: id, query: text(128).optional() }).strict(),
+      z.array(recentOrderSchema),
+    ),
+    openAction: call(empty, z.object({ clientOrderId: z.string() })),
+    /** Copies the 3-D Secure address of an order waiting for it, from main (no clipboard in the renderer). */
+    copyThreeDsAddress: call(z.object({ profileId: id, orderid: id }).strict(), z.null()),
+    capture: call(
+      actionRequestSchema,
+      z.object({ entry: journalRowSchema, replayed: z.boolean() }),
+    ),
+    void: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
+    refund: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
+    cancel: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
+  },
+  payouts: {
+    /** One step (v2 PAYOUT): paid at once. */
+    send: call(payoutRequestSchema, actionResultSchema),
+    /** Step one of two (v4 PAYOUT_V4_CHECK): registered, not paid. */
+    check: call(payoutRequestSchema, actionResultSchema),
+    /** Checked payouts waiting to be paid, with who checked them and when. */
+    toPay: call(byProfile, z.array(checkedPayoutSchema)),
+    /** Step two (v4 PAYOUT_V4_PAY): pays a checked payout, once. */
+    pay: call(z.object({ ...actionId, checkClientOrderId: id }).strict(), actionResultSchema),
+  },
+  cards: {
+    /** Saves the card of an approved order as a card reference (CARDREF or CARDREF_V4). */
+    save: call(z.object({ ...actionId, orderid: id }).strict(), actionResultSchema),
+    info: call(z.object({ profileId: id, cardRefId: text(20) }).strict(), cardInfoSchema),
+    rebill: call(
+      z
+        .object({
+          ...actionId,
+          cardRefId: text(20),
+          amount: moneyText,
+          currency: text(3),
+          description: freeText(255),
+        })
+        .strict(),
+      actionResultSchema,
+    ),
+  },
+  recurring: {
+    preview: call(recurringInputSchema, schedulePreviewSchema),
+    create: call(recurringRequestSchema, actionResultSchema.extend({ cardRefId: z.string() })),
+  },
+  payLinks: {
+    create: call(payLinkRequestSchema, actionResultSchema),
+    list: call(byProfile, z.array(payLinkViewSchema)),
+    /** Copies a link's address to the clipboard from main (the renderer has no clipboard permission). */
+    copy: call(z.object({ ...actionId }).strict(), z.null()),
+  },
+  journal: {
+    /** One entry in full: its fields, the redacted request, its answers in order. */
+    entry: call(z.object({ clientOrderId: id }).strict(), journalDetailSchema),
+    search: call(
+      z
+        .object({
+          filter: journalFilterSchema,
+          offset: z.number().int().min(0),
+          limit: z.number().int().min(1).max(1000),
+        })
+        .strict(),
+      z.object({
+        rows: z.array(journalRowSchema),
+        total: z.number().int(),
+        offset: z.number().int(),
+        limit: z.number().int(),
+      }),
+    ),
+    /** Opens a save dialog in main and writes the CSV. */
+    exportCsv: call(z.object({ filter: journalFilterSchema }).strict(), exportResultSchema),
+    /**
+     * A person settles an entry Paydesk cannot settle (the gateway has no record of it, or it
+     * stays processing) as approved or not received, with a reason the journal keeps.
+     */
+    settleByHand: call(
+      z
+        .object({
+          clientOrderId: id,
+          outcome: z.enum(['approved', 'not-received']),
+          reason: freeText(500).trim().min(1, 'Say why you settle this entry by hand.'),
+        })
+        .strict(),
+      journalRowSchema,
+    ),
+  },
+  batches: {
+    /** Parses and checks a CSV (read by the renderer from the open dialog, or pasted) and stores it; sends nothing. */
+    load: call(
+      z
+        .object({
+          profileId: id,
+          fileName: text(260).trim().min(1),
+          text: text(5_000_000).min(1, 'Choose a file or paste the rows first.'),
+          concurrency: z.number().int().min(1).max(32).optional(),
+        })
+        .strict(),
+      z.object({ batch: batchViewSchema, rows: z.array(batchRowSchema) }),
+    ),
+    list: call(empty, z.array(batchViewSchema)),
+    get: call(byBatch, batchViewSchema),
+    rows: call(byBatch, z.array(batchRowSchema)),
+    /** Starts or resumes; on production profiles `confirmation` is the batch's totals, typed. */
+    start: call(
+      z.object({ batchId: z.number().int().min(1), confirmation: text(2_000).optional() }).strict(),
+      batchViewSchema,
+    ),
+    pause: call(byBatch, batchViewSchema),
+    cancel: call(byBatch, batchViewSchema),
+    /** Opens a save dialog in main and writes the result CSV of every row. */
+    saveResult: call(byBatch, saveResultSchema),
+  },
+  /** Which journal this desk writes, as whom, in which Paydesk groups, and whether it is reachable. */
+  session: {
+    get: call(empty, sessionSchema),
+  },
+  /** Settings -> Team journal (common/team-contract.ts). */
+  team: {
+    settings: call(teamCalls.settings.request, teamCalls.settings.result),
+    test: call(teamCalls.test.request, teamCalls.test.result),
+    use: call(teamCalls.use.request, teamCalls.use.result),
+    stop: call(teamCalls.stop.request, teamCalls.stop.result),
+    /** Reads the team's shared profiles into this desk's copy now (it also does at start). */
+    refreshProfiles: call(
+      empty,
+      z.object({ shared: z.number().int(), setAside: z.number().int() }),
+    ),
+    /** What uploading this desk's local journal would do, and what stands in its way. */
+    planLocalJournalUpload: call(
+      z.object({ profileMap: z.record(id, id).optional() }).strict(),
+      uploadPlanSchema,
+    ),
+    /** Uploads this desk's settled local journal to the team's, once; safe to run again. */
+    uploadLocalJournal: call(
+      z.object({ profileMap: z.record(id, id).optional() }).strict(),
+      uploadReportSchema,
+    ),
+  },
+  tools: {
+    /** Is a callback a shop received genuine? Checked in main with the profile's control key. */
+    checkCallback: call(
+      z
+        .object({
+          profileId: id,
+          text: text(16_384).trim().min(1, 'Paste the callback first.'),
+        })
+        .strict(),
+      callbackCheckSchema,
+    ),
+  },
+} as const;
+
+/** Events main sends to the renderer. */
+export const events = {
+  /** A journal entry was written or changed state (sent, acknowledged, final...). */
+  journalChanged: journalRowSchema,
+  /** How far a CSV export of the journal has come: lines done of about `total`. */
+  journalExportProgress: z
+    .object({ done: z.number().int().min(0), total: z.number().int().min(0) })
+    .strict(),
+} as const;
+
+export type Contract = typeof contract;
+export type Namespace = keyof Contract;
+export type MethodOf<N extends Namespace> = keyof Contract[N] & string;
+export type RequestOf<N extends Namespace, M extends MethodOf<N>> =
+  Contract[N][M] extends CallDef<infer Req, z.ZodType> ? z.input<Req> : never;
+export type ParsedRequestOf<N extends Namespace, M extends MethodOf<N>> =
+  Contract[N][M] extends CallDef<infer Req, z.ZodType> ? z.output<Req> : never;
+export type ResultOf<N extends Namespace, M extends MethodOf<N>> =
+  Contract[N][M] extends CallDef<z.ZodType, infer Res> ? z.output<Res> : never;
+export type EventName = keyof typeof events;
+export type EventOf<E extends EventName> = z.output<(typeof events)[E]>;
+
+export type OrderViewData = z.output<typeof orderViewSchema>;
+export type JournalRow = z.output<typeof journalRowSchema>;
+export type CheckedPayout = z.output<typeof checkedPayoutSchema>;
+export type CardInfoData = z.output<typeof cardInfoSchema>;
+export type SchedulePreviewData = z.output<typeof schedulePreviewSchema>;
+export type PayLinkData = z.output<typeof payLinkViewSchema>;
+export type JournalFilterInput = z.input<typeof journalFilterSchema>;
+export type CallbackCheckData = z.output<typeof callbackCheckSchema>;
+export type BatchViewData = z.output<typeof batchViewSchema>;
+export type BatchRowData = z.output<typeof batchRowSchema>;
+
+export interface BridgeErrorData {
+  code: string;
+  message: string;
+  /** The field to fix, when there is one. */
+  field?: string;
+  details?: unknown;
+  /** The action's request never left this desk: the screen says "Nothing was sent". */
+  nothingSent?: true;
+}
+
+export type BridgeResult<T> = { ok: true; data: T } | { ok: false; error: BridgeErrorData };
+
+/** The IPC channel of a call: one per method, never a generic invoke. */
+export const channelOf = (namespace: string, method: string) => `paydesk:${namespace}.${method}`;
+export const eventChannelOf = (event: string) => `paydesk:event.${event}`;
+
+/** Every call of the contract as [namespace, method] pairs. */
+export function allCalls(): [Namespace, string][] {
+  return (Object.keys(contract) as Namespace[]).flatMap((ns) =>
+    Object.keys(contract[ns]).map((m) => [ns, m] as [Namespace, string]),
+  );
+}

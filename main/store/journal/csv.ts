@@ -1,0 +1,218 @@
+// CSV export of the journal: its columns, amounts as exact decimal text, times with their offset.
+// The records are written by csv-record.ts (csv-stringify: quoting, formulas defused).
+
+import { formatMinor } from '../../gateway/amount';
+import { currencyExponent, minorToText } from '../../../common/money';
+import { actionLabel } from '../../../common/journal-actions';
+import { isoWithOffset, isoWithOffsetByDay } from '../../../common/time';
+import { csvLineWriter, type CsvLine } from '../csv-record';
+import type { JournalEntry } from './types';
+
+const COLUMNS: readonly [string, (e: JournalEntry) => string][] = [
+  // ISO 8601 in the desk's local time with its offset (2026-03-14T09:26:53.120+01:00).
+  ['created_at', (e) => isoWithOffset(e.createdAt)],
+  ['operator', (e) => e.operator],
+  ['profile_id', (e) => e.profileId],
+  // What the clerk did, in words; the gateway's operation name beside it.
+  ['action', (e) => actionLabel(e.action, e.operation)],
+  ['operation', (e) => e.operation],
+  ['client_orderid', (e) => e.clientOrderId],
+  ['orderid', (e) => e.orderId ?? ''],
+  ['target_orderid', (e) => e.targetOrderId ?? ''],
+  ['target_client_orderid', (e) => e.targetClientOrderId ?? ''],
+  ['amount', (e) => (e.amountMinor === null ? '' : formatMinor(e.amountMinor, e.currency))],
+  ['currency', (e) => e.currency ?? ''],
+  ['reason', (e) => e.reason ?? ''],
+  ['note', (e) => e.note ?? ''],
+  ['email', (e) => e.email ?? ''],
+  ['state', (e) => e.state],
+  ['status', (e) => e.status ?? ''],
+  ['error_code', (e) => e.errorCode ?? ''],
+  ['error_message', (e) => e.errorMessage ?? ''],
+  ['final_at', (e) => (e.finalAt ? isoWithOffset(e.finalAt) : '')],
+];
+
+/** The journal column each CSV column comes from, in order (the amount from amount_minor). */
+export const CSV_SOURCE_COLUMNS = [
+  'created_at',
+  'operator',
+  'profile_id',
+  'action',
+  'operation',
+  'client_orderid',
+  'orderid',
+  'target_orderid',
+  'target_client_orderid',
+  'amount_minor',
+  'currency',
+  'reason',
+  'note',
+  'email',
+  'state',
+  'status',
+  'error_code',
+  'error_message',
+  'final_at',
+] as const;
+
+/** A stored value as cell text: NULL as nothing, integers (read as bigint) in digits. */
+function textOf(value: unknown): string {
+  return value === null || value === undefined
+    ? ''
+    : typeof value === 'bigint'
+      ? value.toString()
+      : (value as string);
+}
+
+/**
+ * A row read raw in CSV_SOURCE_COLUMNS order (integers as bigint) as its CSV line: the
+ * export's path, with no entry objects in between, and the same text as csvLines of the same
+ * entry. One of these serves one export: it keeps the local dates and offset of the last UTC
+ * day of each time column (isoWithOffsetByDay) and the decimals of the last currency, which
+ * per entry would cost more than the rest of the line. The cells are written one by one into
+ * one array that every row reuses (a loop over the columns with a test per kind cost a quarter
+ * more).
+ */
+export function rawCsvLine(line: CsvLine): (row: readonly unknown[]) => string {
+  const createdAt = isoWithOffsetByDay();
+  const finalAt = isoWithOffsetByDay();
+  let currency: unknown = null;
+  let exponent = currencyExponent(null);
+  const amountOf = (minor: unknown, code: unknown): string => {
+    if (minor === null || minor === undefined) return '';
+    if (code !== currency) {
+      currency = code;
+      exponent = currencyExponent(textOf(code) || null);
+    }
+    return minorToText(minor as bigint, exponent);
+  };
+  const timeOf = (format: (iso: string) => string, value: unknown): string =>
+    value === null || value === undefined ? '' : format(textOf(value));
+  const cells: string[] = new Array<string>(CSV_SOURCE_COLUMNS.length).fill('');
+  // CSV_SOURCE_COLUMNS, in order.
+  return (row) => {
+    cells[0] = timeOf(createdAt, row[0]);
+    cells[1] = textOf(row[1]); // operator
+    cells[2] = textOf(row[2]); // profile_id
+    cells[3] = actionLabel((row[3] as string | null) ?? null, textOf(row[4]));
+    cells[4] = textOf(row[4]); // operation
+    cells[5] = textOf(row[5]); // client_orderid
+    cells[6] = textOf(row[6]); // orderid
+    cells[7] = textOf(row[7]); // target_orderid
+    cells[8] = textOf(row[8]); // target_client_orderid
+    cells[9] = amountOf(row[9], row[10]);
+    cells[10] = textOf(row[10]); // currency
+    cells[11] = textOf(row[11]); // reason
+    cells[12] = textOf(row[12]); // note
+    cells[13] = textOf(row[13]); // email
+    cells[14] = textOf(row[14]); // state
+    cells[15] = textOf(row[15]); // status
+    cells[16] = textOf(row[16]); // error_code
+    cells[17] = textOf(row[17]); // error_message
+    cells[18] = timeOf(finalAt, row[18]);
+    return line(cells);
+  };
+}
+
+/** Lines kept as text before they are encoded into the chunk: a short string, soon garbage. */
+const LINES_PER_ENCODE = 32;
+/** A chunk's first size in bytes (a thousand lines are about 190 KB); long lines grow it. */
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * The export's CSV as UTF-8 bytes, a chunk at a time: rows go in (rawCsvLine), and `take`
+ * hands over the bytes of the lines added since the last take, ready for the file. The text
+ * is encoded every few lines straight into the chunk, so no chunk-long string is built, kept
+ * alive while it grows, and encoded again when written.
+ */
+export class RawCsvChunks {
+  private readonly line: (row: readonly unknown[]) => string;
+  private text = '';
+  private lines = 0;
+  private chunk: Buffer | undefined;
+  private used = 0;
+
+  constructor(line: CsvLine) {
+    this.line = rawCsvLine(line);
+  }
+
+  add(row: readonly unknown[]): void {
+    this.text += this.line(row);
+    if (++this.lines === LINES_PER_ENCODE) this.encode();
+  }
+
+  /** The bytes added since the last take; the next chunk starts empty. */
+  take(): Uint8Array {
+    this.encode();
+    const bytes = this.chunk?.subarray(0, this.used) ?? new Uint8Array(0);
+    this.chunk = undefined;
+    this.used = 0;
+    return bytes;
+  }
+
+  private encode(): void {
+    if (this.text === '') return;
+    // UTF-8 takes at most three bytes per UTF-16 unit (four per surrogate pair).
+    const room = this.used + this.text.length * 3;
+    if (!this.chunk || room > this.chunk.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room, (this.chunk?.length ?? 0) * 2));
+      this.chunk?.copy(bigger, 0, 0, this.used);
+      this.chunk = bigger;
+    }
+    this.used += this.chunk.write(this.text, this.used, 'utf8');
+    this.text = '';
+    this.lines = 0;
+  }
+}
+
+/** The header line's cells. */
+export const CSV_COLUMN_NAMES: readonly string[] = COLUMNS.map(([name]) => name);
+
+/**
+ * A chunk of the journal's CSV: text, or its UTF-8 bytes (SQLite's raw rows), and its entries.
+ * A store says how many entries the whole export holds (`total`, counted in the export's own
+ * view of the journal) on a chunk once it knows, possibly on an empty one, possibly only after
+ * the first lines (SQLite counts on another thread beside the export).
+ */
+export interface CsvChunk {
+  content: string | Uint8Array;
+  entries: number;
+  total?: number;
+}
+
+/**
+ * CSV lines `size` entries at a time from a store that hands over whole entries (PostgreSQL),
+ * after the total that `count` gives.
+ */
+export async function* csvChunksOfEntries(
+  entries: AsyncIterable<JournalEntry>,
+  size: number,
+  count: () => Promise<number>,
+): AsyncGenerator<CsvChunk> {
+  yield { content: '', entries: 0, total: await count() };
+  const line = await csvLineWriter();
+  let batch: JournalEntry[] = [];
+  for await (const entry of entries) {
+    batch.push(entry);
+    if (batch.length >= size) {
+      yield { content: csvLines(batch, line), entries: batch.length };
+      batch = [];
+    }
+  }
+  if (batch.length) yield { content: csvLines(batch, line), entries: batch.length };
+}
+
+/** One line per entry. */
+export function csvLines(entries: readonly JournalEntry[], line: CsvLine): string {
+  let text = '';
+  for (const entry of entries) text += line(COLUMNS.map(([, get]) => get(entry)));
+  return text;
+}
+
+/** The whole CSV of these entries, header first, from whole entries (the reference of tests). */
+export async function journalCsv(entries: Iterable<JournalEntry>): Promise<string> {
+  const line = await csvLineWriter();
+  let text = line(CSV_COLUMN_NAMES);
+  for (const entry of entries) text += csvLines([entry], line);
+  return text;
+}

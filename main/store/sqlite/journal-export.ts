@@ -1,0 +1,126 @@
+// The journal's CSV export on SQLite: one consistent view of the journal, made into UTF-8 chunks
+// in order on the main thread, a batch at a time, the event loop turning between batches.
+//
+// One export = one snapshot. The export reads on its own read-only connection, in one read
+// transaction held from its first read to its end (WAL lets the app's connection, and other
+// processes, keep writing meanwhile; the checkpoint waits for the export's end). So an entry
+// written or answered after the export started is not in the file, not even in part, and the
+// count that progress shows is of the same snapshot. (Fixing only the newest id up front, as
+// before, left each batch to be read at its own moment: an older entry could appear in a state
+// it reached after the entries before it were written.)
+//
+// The count of a whole large journal is made in pieces (countInPieces), with turns of the
+// event loop between them: one COUNT(*) of a million index entries held the main thread for
+// 58 ms in a fresh process.
+//
+// Two threads were tried (a worker thread reading alternate slices of ids in the same snapshot;
+// docs/performance.md, session 6): the same bytes, but a Node worker alone adds 18 MiB to the
+// process and the export grew by 61-81 MiB at 100,000 entries (target 64), a worker took
+// 0.15-0.9 s to start, and on two cores that other work keeps busy it made the export no faster.
+//
+// An in-memory database (tests) cannot be opened twice, nor a file moved away from its folder
+// while the app runs: they are read on the app's connection, and entries newer than the first
+// batch are left out (the newest id is fixed up front).
+
+import { openReadOnly, type Db } from './database';
+import { CSV_SOURCE_COLUMNS, RawCsvChunks, type CsvChunk } from '../journal/csv';
+import { csvLineWriter } from '../csv-record';
+import type { JournalFilter } from '../journal/filter';
+import { JournalPages, whereClause } from './journal-pages';
+
+/** Entries (about) per piece of the count of a whole journal: a few milliseconds each. */
+const COUNT_PIECE = 65_536;
+
+/** The filter's CSV chunks (without the header) from one snapshot of the journal on `db`'s file. */
+export async function* snapshotCsvChunks(
+  db: Db,
+  filter: JournalFilter,
+  size: number,
+): AsyncGenerator<CsvChunk> {
+  if (db.memory) {
+    yield* connectionCsvChunks(db, filter, size);
+    return;
+  }
+  let reader: Db;
+  try {
+    reader = openReadOnly(db.name);
+  } catch {
+    // The file is no longer where the app opened it (moved away while the app runs): the
+    // app's own connection still reads it, as every export did before.
+    yield* connectionCsvChunks(db, filter, size);
+    return;
+  }
+  try {
+    // Deferred: the snapshot is the one the first read sees, and lasts to the ROLLBACK.
+    reader.exec('BEGIN');
+    yield* connectionCsvChunks(reader, filter, size);
+  } finally {
+    if (reader.inTransaction) reader.exec('ROLLBACK');
+    reader.close();
+  }
+}
+
+/**
+ * The export on one connection: the count (a chunk that says the total), then batches of `size`
+ * of the filter's rows, newest first, each read to its end and turned straight into UTF-8
+ * (csv.ts RawCsvChunks, its records written by csv-record.ts).
+ */
+async function* connectionCsvChunks(
+  db: Db,
+  filter: JournalFilter,
+  size: number,
+): AsyncGenerator<CsvChunk> {
+  const pages = new JournalPages(db);
+  const total = whereClause(filter).where === '' ? await countInPieces(db) : pages.count(filter);
+  yield { content: '', entries: 0, total };
+  const csv = new RawCsvChunks(await csvLineWriter());
+  const add = (row: readonly unknown[]) => csv.add(row);
+  for (const entries of pages.rawBatches(filter, size, CSV_SOURCE_COLUMNS, add)) {
+    yield { content: csv.take(), entries };
+  }
+}
+
+/**
+ * COUNT(*) of the whole journal, in ranges of created_at (its index steps over about
+ * `piece` entries per range) with a turn of the event loop between ranges. The bounds are
+ * the creation times of every `piece`-th id, put in SQLite's own order; the ranges below
+ * the first bound, between each two, and from the last on hold every value once, so the sum
+ * is the exact count whatever the times are (out of order, repeated, not times at all).
+ */
+export async function countInPieces(db: Db, piece = COUNT_PIECE): Promise<number> {
+  const newest = db.prepare('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get() as
+    bigint | null;
+  if (newest === null) return 0;
+  const ids: string[] = [];
+  for (let id = newest - BigInt(piece); id > 0n; id -= BigInt(piece)) {
+    ids.push(id.toString());
+  }
+  const bounds = db
+    .prepare(
+      `SELECT DISTINCT created_at FROM journal
+        WHERE id IN (SELECT CAST(value AS INTEGER) FROM json_each(?)) ORDER BY created_at`,
+    )
+    .pluck()
+    .safeIntegers(true)
+    .all(JSON.stringify(ids));
+  const count = (sql: string, ...bound: unknown[]) =>
+    Number(
+      db
+        .prepare(`SELECT COUNT(*) FROM journal ${sql}`)
+        .pluck()
+        .get(...bound),
+    );
+  if (bounds.length === 0) return count('');
+  // NULL sorts below every value; the schema has none, but the count holds them too.
+  let total = count('WHERE created_at IS NULL') + count('WHERE created_at < ?', bounds[0]);
+  for (let i = 1; i < bounds.length; i++) {
+    await turn();
+    total += count('WHERE created_at >= ? AND created_at < ?', bounds[i - 1], bounds[i]);
+  }
+  await turn();
+  return total + count('WHERE created_at >= ?', bounds.at(-1));
+}
+
+function turn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,281 @@
+// Reading the journal by filter: pages by offset (the Journal screen's list is random access:
+// dragging to the end asks for the last page, not the thousands before it) and batches for the
+// export, in a few milliseconds at any depth of a million entries.
+//
+// - Rows are read whole only for the page: positions are stepped over in an index (ids only).
+//   A page near either end steps over at most DIRECT_SKIP ids, counted from that end (the last
+//   page is the first one counted from the oldest). A page deeper in starts from an anchor (keyset:
+//   `id <= anchor`), the id at every ANCHOR_EVERY-th position of the filter's result, all found
+//   by one read of the filter's ids the first time a deep page is asked for.
+// - The total (COUNT) and the anchors are kept per filter until the journal changes, so paging
+//   through a filter counts once, not once per page.
+// - "The journal changed" is SQLite's own account: total_changes() counts every row written
+//   through this connection, PRAGMA data_version moves when another connection (another
+//   process on the same file) commits. A total or anchor is never used after any write.
+// Every statement is prepared once, by its SQL text (built from the filter's shape, never from
+// its values).
+
+import type Database from 'better-sqlite3';
+
+import type { Db } from './database';
+import { filterConditions, whereOf, type JournalFilter } from '../journal/filter';
+import { Statements } from './statements';
+
+/**
+ * A page this close to either end is found by stepping over at most this many ids in an index
+ * (about a millisecond); a page deeper in is found from an anchor.
+ */
+const DIRECT_SKIP = 16_384;
+/** Positions between two anchors: a page found from an anchor steps over fewer ids than this. */
+const ANCHOR_EVERY = 512;
+/** Filters whose total and anchors are kept (the screen shows one at a time). */
+const FILTERS_KEPT = 8;
+
+interface Where {
+  /** `WHERE ...` or '' */
+  where: string;
+  params: Record<string, string>;
+  /** The filter bounds the dates (from or to). */
+  dated: boolean;
+}
+
+interface Known {
+  version: string;
+  total?: number;
+  /** anchors[k] is the id of the row at position k * ANCHOR_EVERY (newest first). */
+  anchors?: bigint[];
+}
+
+/** The filter's WHERE in SQLite's words (journal-filter.ts says what each field means). */
+export function whereClause(filter: JournalFilter): Where {
+  const params: Record<string, string> = {};
+  const where = whereOf(
+    filterConditions(filter, {
+      bind(field, value) {
+        params[field] = value;
+        return `@${field}`;
+      },
+      equalsIgnoringCase: (column, p) => `${column} = ${p} COLLATE NOCASE`,
+      // created_at is UTC ISO text, which sorts as the times do.
+      time: (p) => p,
+    }),
+  );
+  return { where, params, dated: Boolean(filter.from || filter.to) };
+}
+
+/**
+ * How a page's query orders by id. Walking an index in id order (journal_status_id, or the
+ * table itself) meets the page's rows first and stops after them, unless the filter's dates
+ * bound the end the walk starts from: newest first with a `to`, oldest first with a `from`.
+ * Then the walk would step over every entry outside the dates before the first match (the
+ * last page of "approved, last 30 days" would step over two years of approved entries), and
+ * `+id` (the same order, but no index may provide it) leaves SQLite to the date range's index
+ * and sorting what it finds.
+ */
+function byId(w: Where, order: 'ASC' | 'DESC'): string {
+  const boundedStart = order === 'DESC' ? w.params.to !== undefined : w.params.from !== undefined;
+  return boundedStart ? '+id' : 'id';
+}
+
+/** `where` with one more condition. */
+function and(where: string, condition: string): string {
+  return where ? `${where} AND ${condition}` : `WHERE ${condition}`;
+}
+
+export class JournalPages {
+  private readonly statements: Statements;
+  private readonly known = new Map<string, Known>();
+
+  private readonly directSkip: number;
+  private readonly anchorEvery: number;
+
+  constructor(
+    private readonly db: Db,
+    /** Smaller steps let tests reach every path with a small journal. */
+    steps: { directSkip?: number; anchorEvery?: number } = {},
+  ) {
+    this.statements = new Statements(db);
+    this.directSkip = steps.directSkip ?? DIRECT_SKIP;
+    this.anchorEvery = steps.anchorEvery ?? ANCHOR_EVERY;
+  }
+
+  private statement(sql: string): Database.Statement {
+    return this.statements.get(sql);
+  }
+
+  /** Changes whenever any row of the file was written, by this connection or another. */
+  private version(): string {
+    const changes = this.statement('SELECT total_changes()').pluck().get() as number | bigint;
+    const other = this.statement('PRAGMA data_version').pluck().get() as number | bigint;
+    return `${changes}/${other}`;
+  }
+
+  /** What is known about this filter at this version of the journal (kept for a few filters). */
+  private knownFor(w: Where): Known {
+    const key = `${w.where}\u0000${JSON.stringify(w.params)}`;
+    const version = this.version();
+    let known = this.known.get(key);
+    if (known?.version !== version) known = { version };
+    // Most recently used last; the first ones go.
+    this.known.delete(key);
+    this.known.set(key, known);
+    for (const oldest of this.known.keys()) {
+      if (this.known.size <= FILTERS_KEPT) break;
+      this.known.delete(oldest);
+    }
+    return known;
+  }
+
+  /** One page, newest first, and the filter's total, read from one snapshot of the file. */
+  page(filter: JournalFilter, offset: number, limit: number): { rows: unknown[]; total: number } {
+    return this.readSnapshot(() => {
+      const w = whereClause(filter);
+      const known = this.knownFor(w);
+      const total = (known.total ??= Number(
+        this.statement(`SELECT COUNT(*) FROM journal ${w.where}`).pluck().get(w.params),
+      ));
+      if (offset >= total) return { rows: [], total };
+      const after = total - offset - limit; // rows older than the page
+      if (offset <= this.directSkip) {
+        // No more than the rows there are: a walk in id order asked for more would step over
+        // every entry left in the index looking for them (the last page of a date range).
+        const rows = this.rows(w, 'DESC', '', { limit: Math.min(limit, total - offset), offset });
+        return { rows, total };
+      }
+      if (after <= this.directSkip) {
+        // Near the end: counted from the oldest, then put newest first.
+        const rows = this.rows(w, 'ASC', '', {
+          limit: after < 0 ? limit + after : limit,
+          offset: Math.max(0, after),
+        });
+        return { rows: rows.reverse(), total };
+      }
+      known.anchors ??= this.anchors(w);
+      const k = Math.floor(offset / this.anchorEvery);
+      const anchor = known.anchors[k];
+      if (anchor === undefined) return { rows: [], total };
+      const rows = this.rows(w, 'DESC', 'id <= @anchor', {
+        anchor,
+        limit,
+        offset: offset - k * this.anchorEvery,
+      });
+      return { rows, total };
+    });
+  }
+
+  /**
+   * Rows by position: the positions are stepped over in an index (the inner query reads ids
+   * only), and only the rows of the page are read whole.
+   */
+  private rows(
+    w: Where,
+    order: 'ASC' | 'DESC',
+    condition: string,
+    params: { limit: number; offset: number; anchor?: bigint },
+  ): unknown[] {
+    const where = condition ? and(w.where, condition) : w.where;
+    // From an anchor the walk starts at a match; from an end, only when the filter's dates do
+    // not bound that end (see byId).
+    const id = condition ? 'id' : byId(w, order);
+    return this.statement(
+      `SELECT * FROM journal WHERE id IN (
+         SELECT id FROM journal ${where} ORDER BY ${id} ${order} LIMIT @limit OFFSET @offset
+       ) ORDER BY id ${order}`,
+    )
+      .safeIntegers(true)
+      .all({ ...w.params, ...params });
+  }
+
+  /** The id at every this.anchorEvery-th position of the filter's rows, newest first. */
+  private anchors(w: Where): bigint[] {
+    const ids = this.statement(
+      `SELECT id FROM journal ${w.where} ORDER BY ${w.dated ? '+id' : 'id'} DESC`,
+    )
+      .pluck()
+      .safeIntegers(true)
+      .all(w.params) as bigint[];
+    const anchors: bigint[] = [];
+    for (let i = 0; i < ids.length; i += this.anchorEvery) anchors.push(ids[i] as bigint);
+    return anchors;
+  }
+
+  /** How many entries match the filter (the export's total; not kept, an export counts once). */
+  count(filter: JournalFilter): number {
+    const w = whereClause(filter);
+    return Number(this.statement(`SELECT COUNT(*) FROM journal ${w.where}`).pluck().get(w.params));
+  }
+
+  /** Runs `read` in one read transaction: the total and the rows come from the same state. */
+  private readSnapshot<T>(read: () => T): T {
+    if (this.db.inTransaction) return read();
+    return this.db.transaction(read).deferred();
+  }
+
+  /** The newest entry's id, where batches start (null: the journal is empty). */
+  private newestId(): bigint | null {
+    return this.statement('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get() as
+      bigint | null;
+  }
+
+  /**
+   * As batches, but only `columns` followed by the id, each row an array (no objects made),
+   * handed to `eachRow` one by one as SQLite steps through the batch; the generator yields
+   * each batch's number of rows once they are all handed over. No batch is held as an array:
+   * a row is garbage as soon as `eachRow` is done with it, so a million rows leave the young
+   * heap as empty as a plain read does (a held batch survives the collections that run while
+   * it is formatted, and V8 answers survivors by growing the young heap, to +130 MiB).
+   */
+  *rawBatches(
+    filter: JournalFilter,
+    size: number,
+    columns: readonly string[],
+    eachRow: (row: readonly unknown[]) => void,
+  ): Generator<number> {
+    const w = whereClause(filter);
+    const newest = this.newestId();
+    if (newest === null) return;
+    const next = this.statement(
+      `SELECT ${columns.join(', ')}, id FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,
+    )
+      .raw(true)
+      .safeIntegers(true);
+    const idAt = columns.length;
+    let below = newest;
+    for (;;) {
+      let count = 0;
+      let last = 0n;
+      // Read to its end before the yield: the connection is free again between batches.
+      for (const row of next.iterate({ ...w.params, below, size }) as Iterable<unknown[]>) {
+        eachRow(row);
+        last = row[idAt] as bigint;
+        count++;
+      }
+      if (count === 0) return;
+      yield count;
+      if (count < size) return;
+      below = last - 1n;
+    }
+  }
+
+  /**
+   * The filter's rows, newest first, `size` at a time; each batch is its own short query, so
+   * the connection is free for other work between batches (an open iterator would hold it).
+   * Rows written after the first batch are not included.
+   */
+  *batches(filter: JournalFilter, size: number): Generator<unknown[]> {
+    const w = whereClause(filter);
+    const newest = this.newestId();
+    if (newest === null) return;
+    const next = this.statement(
+      `SELECT * FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,
+    ).safeIntegers(true);
+    let below = newest;
+    for (;;) {
+      const rows = next.all({ ...w.params, below, size }) as { id: bigint }[];
+      if (rows.length === 0) return;
+      yield rows;
+      if (rows.length < size) return;
+      below = (rows[rows.length - 1]?.id ?? 1n) - 1n;
+    }
+  }
+}

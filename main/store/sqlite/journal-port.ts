@@ -1,0 +1,145 @@
+// The journal port on the desk's embedded SQLite: main/store/sqlite/journal.ts as it is, answering at
+// once. claim() is what OrderService does today: the rules and the entry in one IMMEDIATE
+// transaction, so a second window or process on the same file sees the first entry as pending.
+
+import { requireWritable, type Db } from './database';
+import type { CsvChunk } from '../journal/csv';
+import { WalSync } from './durability';
+import { GroupCommit, NotDurableError } from './group-commit';
+import { snapshotCsvChunks } from './journal-export';
+import { Journal } from './journal';
+import type { EntryResult, JournalEntry } from '../journal/types';
+import type { JournalFilter } from '../journal/filter';
+import {
+  checkClaimedEntry,
+  type ClaimDecision,
+  type ClaimResult,
+  type HandSettlement,
+  type GatewayAnswer,
+  type JournalPort,
+  type JournalProblem,
+  type OrderClaim,
+} from '../journal/port';
+
+/** The answer of a synchronous call, its throw as a rejection (as a real async store's). */
+function at<T>(work: () => T): Promise<T> {
+  return new Promise<T>((resolve) => resolve(work()));
+}
+
+export class SqliteJournalPort implements JournalPort {
+  readonly store = 'sqlite' as const;
+
+  private readonly claims: GroupCommit;
+  /** Answers recorded at the same moment share one transaction, committed without an fsync. */
+  private readonly answers: GroupCommit;
+
+  /** `syncWal`: how the WAL file is synced to disk (durability.ts syncFile); tests hold it. */
+  constructor(
+    private readonly db: Db,
+    readonly journal: Journal = new Journal(db),
+    options: { syncWal?: (path: string) => Promise<void> } = {},
+  ) {
+    const walSync = WalSync.of(db, options.syncWal);
+    this.claims = new GroupCommit(db, { durable: true, ...(walSync ? { walSync } : {}) });
+    this.answers = new GroupCommit(db, { durable: false });
+  }
+
+  requireWritable(action: string): Promise<void> {
+    return at(() => requireWritable(this.db, action));
+  }
+
+  /**
+   * Claims decided at the same moment share one IMMEDIATE transaction and one fsync
+   * (group-commit.ts); each resolves once its entry is on disk.
+   */
+  async claim<T>(claim: OrderClaim, decide: ClaimDecision<T>): Promise<ClaimResult<T>> {
+    try {
+      return await this.claims.run((): ClaimResult<T> => {
+        const claimed = this.journal.get(claim.clientOrderId);
+        if (claimed) return { claimed };
+        const { entry, decided } = decide(this.journal.forTarget(claim.orderId));
+        checkClaimedEntry(claim, entry);
+        return { entry: this.journal.begin(entry), decided };
+      });
+    } catch (error) {
+      // Written but not known to be on disk: its request will not leave, so the entry says
+      // so (refused, not sent) rather than stay in flight as if it might have. Should that
+      // write fail too, the entry stays in flight, asked about by `status` at the next start.
+      if (error instanceof NotDurableError) {
+        const committed = error.committed as ClaimResult<T>;
+        if ('entry' in committed && committed.entry) {
+          const problem = { code: 'NOT_SENT', message: error.message };
+          await this.refuse(committed.entry.clientOrderId, problem).catch(() => undefined);
+        }
+      }
+      throw error;
+    }
+  }
+
+  begin(entry: Parameters<Journal['begin']>[0]): Promise<JournalEntry> {
+    return at(() => this.journal.begin(entry));
+  }
+
+  get(clientOrderId: string): Promise<JournalEntry | undefined> {
+    return at(() => this.journal.get(clientOrderId));
+  }
+
+  acknowledge(
+    clientOrderId: string,
+    orderId: string | undefined,
+    result?: EntryResult,
+  ): Promise<JournalEntry> {
+    return this.answers.run(() => this.journal.acknowledge(clientOrderId, orderId, result));
+  }
+
+  finish(clientOrderId: string, answer: GatewayAnswer): Promise<JournalEntry> {
+    return this.answers.run(() => this.journal.finish(clientOrderId, answer));
+  }
+
+  refuse(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {
+    return this.answers.run(() => this.journal.refuse(clientOrderId, error));
+  }
+
+  markUnknown(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {
+    return this.answers.run(() => this.journal.markUnknown(clientOrderId, error));
+  }
+
+  settleByHand(clientOrderId: string, settlement: HandSettlement): Promise<JournalEntry> {
+    return at(() => this.journal.settleByHand(clientOrderId, settlement));
+  }
+
+  lease(clientOrderId: string, lease: { owner: string; until: Date } | null): Promise<void> {
+    return at(() => this.journal.lease(clientOrderId, lease));
+  }
+
+  inFlight(profileId?: string): Promise<JournalEntry[]> {
+    return at(() => this.journal.inFlight(profileId));
+  }
+
+  forTarget(orderId: string): Promise<JournalEntry[]> {
+    return at(() => this.journal.forTarget(orderId));
+  }
+
+  search(filter?: JournalFilter, offset?: number, limit?: number) {
+    return at(() => this.journal.search(filter, offset, limit));
+  }
+
+  history(clientOrderId: string) {
+    return at(() => this.journal.history(clientOrderId));
+  }
+
+  /**
+   * Read whole before the first yield: better-sqlite3 keeps the connection busy while a
+   * statement iterates, so a caller awaiting another journal call between rows would fail.
+   * (A keyset page in journal.ts would stream; it can come when the services move here.)
+   */
+  async *iterate(filter?: JournalFilter): AsyncGenerator<JournalEntry> {
+    const all = await at(() => [...this.journal.iterate(filter)]);
+    yield* all;
+  }
+
+  /** One snapshot of the journal as UTF-8 CSV chunks, on the export's own connection. */
+  csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {
+    return snapshotCsvChunks(this.db, filter, size);
+  }
+}

@@ -1,0 +1,340 @@
+// The journal: every operation that moves money or registers something is written here
+// *before* it is sent, with its fresh client_orderid, and updated with each answer. After a
+// crash or a lost answer an entry is reconciled by asking `status`, never by sending again.
+// Rows are never deleted; their state only moves forward.
+//
+// The state machine: sending -> acknowledged -> final, sending/unknown -> refused, and
+// sending -> unknown when the request may have reached the gateway but its answer did not
+// reach us (an *unsettled* entry: it counts as pending until the gateway's status or a person
+// settles it). A repeat of the state an entry is already in is a no-op (final stays final,
+// unknown stays unknown); anything else backwards is refused. Every change reads and writes the
+// row in one IMMEDIATE transaction, so one writer at a time changes an entry, in this process or
+// another one on the same file.
+
+import type Database from 'better-sqlite3';
+
+import type { Db } from './database';
+import { withoutFsync } from './durability';
+import { IN_FLIGHT_SQL, type JournalFilter } from '../journal/filter';
+import { JournalPages } from './journal-pages';
+import { entryOfRow, type JournalRow } from '../journal/row';
+import {
+  acknowledgeRule,
+  finishRule,
+  illegalMove,
+  markUnknownRule,
+  refuseCardData,
+  refuseRule,
+  settleByHandRule,
+  type Rule,
+} from '../journal/rules';
+import {
+  JournalError,
+  type EntryResult,
+  type GatewayAnswer,
+  type HandSettlement,
+  type JournalEntry,
+  type JournalProblem,
+  type JournalState,
+  type JournalStep,
+  type NewJournalEntry,
+  type Page,
+} from '../journal/types';
+import { redactFields } from '../journal/redact';
+import { Statements } from './statements';
+
+/** Where each column a transition sets lives in a JournalEntry. */
+const ENTRY_FIELD_OF: Readonly<Record<string, keyof JournalEntry>> = {
+  state: 'state',
+  status: 'status',
+  orderid: 'orderId',
+  error_code: 'errorCode',
+  error_message: 'errorMessage',
+  final_at: 'finalAt',
+  settled_by: 'settledBy',
+  settle_reason: 'settleReason',
+};
+
+export class Journal {
+  /** Statements by their SQL text, compiled once (the texts never carry values). */
+  private readonly statements: Statements;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.statements = new Statements(db);
+  }
+
+  private statement(sql: string): Database.Statement {
+    return this.statements.get(sql);
+  }
+
+  /** Writes the entry before its request leaves; refuses a reused client_orderid. */
+  begin(entry: NewJournalEntry): JournalEntry {
+    // The last guard before the disk (journal-rules.ts, shared with the team journal).
+    refuseCardData(entry);
+    const at = this.now().toISOString();
+    // The entry as written: the INSERT sets every column from it, so it is not read back (one
+    // statement, one commit); only its id comes from the database.
+    const written: JournalEntry = {
+      id: 0,
+      clientOrderId: entry.clientOrderId,
+      profileId: entry.profileId,
+      operator: entry.operator,
+      operation: entry.operation,
+      targetOrderId: entry.targetOrderId ?? null,
+      targetClientOrderId: entry.targetClientOrderId ?? null,
+      action: entry.action ?? null,
+      changedElsewhere: entry.changedElsewhere ?? false,
+      orderId: null,
+      amountMinor: entry.amountMinor ?? null,
+      currency: entry.currency ?? null,
+      reason: entry.reason ?? null,
+      note: entry.note ?? null,
+      email: entry.email ?? null,
+      summary: redactFields(entry.fields),
+      state: 'sending',
+      status: null,
+      errorCode: null,
+      errorMessage: null,
+      createdAt: at,
+      updatedAt: at,
+      finalAt: null,
+      sentAt: at,
+      leaseOwner: entry.lease?.owner ?? null,
+      leaseUntil: entry.lease?.until.toISOString() ?? null,
+      settledBy: null,
+      settleReason: null,
+      result: {},
+    };
+    let id: number | bigint;
+    try {
+      id = this.statement(
+        `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
+             currency, reason, note, email, summary, state, created_at, updated_at, sent_at,
+             lease_owner, lease_until, target_client_orderid, action,
+             changed_elsewhere)
+           VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
+             @currency, @reason, @note, @email, @summary, @state, @createdAt, @updatedAt, @sentAt,
+             @leaseOwner, @leaseUntil, @targetClientOrderId, @action,
+             @changedElsewhere)`,
+      ).run({
+        ...written,
+        summary: JSON.stringify(written.summary),
+        changedElsewhere: written.changedElsewhere ? 1 : 0,
+      }).lastInsertRowid;
+    } catch (error) {
+      if (String(error).includes('UNIQUE constraint failed: journal.client_orderid')) {
+        throw new JournalError(
+          `client_orderid ${entry.clientOrderId} is already in the journal; every operation needs a fresh one.`,
+        );
+      }
+      throw error;
+    }
+    return { ...written, id: Number(id) };
+  }
+
+  get(clientOrderId: string): JournalEntry | undefined {
+    const row = this.statement('SELECT * FROM journal WHERE client_orderid = ?')
+      .safeIntegers(true)
+      .get(clientOrderId) as JournalRow | undefined;
+    return row ? entryOfRow(row) : undefined;
+  }
+
+  private require(clientOrderId: string): JournalEntry {
+    const entry = this.get(clientOrderId);
+    if (!entry) throw new JournalError(`No journal entry for client_orderid ${clientOrderId}.`);
+    return entry;
+  }
+
+  /** The gateway acknowledged the request (an async-response): its orderid is now known. */
+  acknowledge(
+    clientOrderId: string,
+    orderId: string | undefined,
+    result?: EntryResult,
+  ): JournalEntry {
+    return this.transition(clientOrderId, acknowledgeRule(orderId, result));
+  }
+
+  /** The gateway's final status for the operation. */
+  finish(clientOrderId: string, answer: GatewayAnswer): JournalEntry {
+    return this.transition(clientOrderId, finishRule(answer));
+  }
+
+  /** The gateway refused the request, or it provably never left: nothing was processed. */
+  refuse(clientOrderId: string, error: JournalProblem): JournalEntry {
+    return this.transition(clientOrderId, refuseRule(error));
+  }
+
+  /**
+   * The request may have reached the gateway but its answer did not reach us (timeout, cut
+   * connection, 5xx, a crash): the entry is unsettled until `status` or a person settles it.
+   */
+  markUnknown(clientOrderId: string, error: JournalProblem): JournalEntry {
+    return this.transition(clientOrderId, markUnknownRule(error));
+  }
+
+  /**
+   * A person settles an entry whose outcome Paydesk cannot learn (the gateway has no record
+   * of it, or it stays processing), with their reason. Never silent: it is in the journal.
+   */
+  settleByHand(clientOrderId: string, settlement: HandSettlement): JournalEntry {
+    return this.transition(clientOrderId, settleByHandRule(clientOrderId, settlement), true);
+  }
+
+  /** Renews (or takes over) the lease of an entry being sent. */
+  lease(clientOrderId: string, lease: { owner: string; until: Date } | null): void {
+    this.statement(
+      'UPDATE journal SET lease_owner = ?, lease_until = ? WHERE client_orderid = ?',
+    ).run(lease?.owner ?? null, lease?.until.toISOString() ?? null, clientOrderId);
+  }
+
+  /**
+   * Reads the entry, decides by the state machine's rule (journal-rules.ts: the columns to set,
+   * 'same' for a legal repeat, or 'illegal'), and writes, in one IMMEDIATE transaction: one
+   * writer at a time.
+   */
+  private transition(clientOrderId: string, rule: Rule, byHand = false): JournalEntry {
+    // A person's settlement waits for the disk like any commit. A record of the gateway's answer
+    // does not (durability.ts): lost only to a power cut, which leaves the entry in flight, to
+    // be asked about by `status` again.
+    if (byHand) return this.transact(clientOrderId, rule);
+    return withoutFsync(this.db, () => this.transact(clientOrderId, rule));
+  }
+
+  private transact(clientOrderId: string, rule: Rule): JournalEntry {
+    this.transactions ??= this.db.transaction((id: string, r: Rule) => this.move(id, r));
+    return this.transactions.immediate(clientOrderId, rule);
+  }
+
+  /** Made once: better-sqlite3 builds four wrapped functions for every db.transaction(). */
+  private transactions: Database.Transaction<(id: string, rule: Rule) => JournalEntry> | undefined;
+
+  /** One move of an entry, inside its IMMEDIATE transaction (transact). */
+  private move(clientOrderId: string, rule: Rule): JournalEntry {
+    const current = this.require(clientOrderId);
+    const decided = rule.decide(current);
+    if (decided === 'same') return current;
+    if (decided === 'illegal') throw illegalMove(clientOrderId, current, rule.to);
+    // The clock is the store's: an entry that ends (final or refused) ends now.
+    const set =
+      decided.state === 'final' || decided.state === 'refused'
+        ? { ...decided, final_at: this.now().toISOString() }
+        : decided;
+    // COALESCE keeps an orderid learned earlier when a later answer does not repeat it.
+    const columns = Object.keys(set).map((c) =>
+      c === 'orderid' ? 'orderid = COALESCE(@orderid, orderid)' : `${c} = @${c}`,
+    );
+    // Leaving 'sending' ends the lease: nobody is sending it any more.
+    const lease =
+      set.state && set.state !== 'sending' ? ', lease_owner = NULL, lease_until = NULL' : '';
+    const updatedAt = this.now().toISOString();
+    this.statement(
+      `UPDATE journal SET ${columns.join(', ')}${lease}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
+    ).run({ ...set, updated_at: updatedAt, client_orderid: clientOrderId });
+    return applied(current, set, updatedAt) ?? this.require(clientOrderId);
+  }
+
+  /** Every state the entry went through, oldest first (written by a trigger, migration 5). */
+  history(clientOrderId: string): JournalStep[] {
+    const rows = this.statement(
+      `SELECT state, status, orderid, error_code, error_message, at FROM journal_history
+         WHERE client_orderid = ? ORDER BY id`,
+    ).all(clientOrderId) as {
+      state: JournalState;
+      status: string | null;
+      orderid: string | null;
+      error_code: string | null;
+      error_message: string | null;
+      at: string;
+    }[];
+    return rows.map((r) => ({
+      state: r.state,
+      status: r.status,
+      orderId: r.orderid,
+      errorCode: r.error_code,
+      errorMessage: r.error_message,
+      at: r.at,
+    }));
+  }
+
+  /** Entries whose final answer is still owed, oldest first: what a start must reconcile. */
+  inFlight(profileId?: string): JournalEntry[] {
+    const rows = this.statement(
+      `SELECT * FROM journal WHERE ${IN_FLIGHT_SQL}
+         ${profileId ? 'AND profile_id = @profileId' : ''} ORDER BY id`,
+    )
+      .safeIntegers(true)
+      .all(profileId ? { profileId } : {}) as JournalRow[];
+    return rows.map(entryOfRow);
+  }
+
+  /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
+  forTarget(orderId: string): JournalEntry[] {
+    const rows = this.statement('SELECT * FROM journal WHERE target_orderid = ? ORDER BY id')
+      .safeIntegers(true)
+      .all(orderId) as JournalRow[];
+    return rows.map(entryOfRow);
+  }
+
+  /** Every entry of these profiles, oldest first (a desk's journal uploaded to its team). */
+  ofProfiles(profileIds: readonly string[]): JournalEntry[] {
+    const rows = this.statement(
+      'SELECT * FROM journal WHERE profile_id IN (SELECT value FROM json_each(?)) ORDER BY id',
+    )
+      .safeIntegers(true)
+      .all(JSON.stringify(profileIds)) as JournalRow[];
+    return rows.map(entryOfRow);
+  }
+
+  /** Pages and export batches (journal-pages.ts); made on first use. */
+  private pagesOf?: JournalPages;
+  private get pages(): JournalPages {
+    this.pagesOf ??= new JournalPages(this.db);
+    return this.pagesOf;
+  }
+
+  /** One page of the filter's entries, newest first, by offset; any page costs about the same. */
+  search(filter: JournalFilter = {}, offset = 0, limit = 100): Page<JournalEntry> {
+    const page = this.pages.page(filter, Math.max(0, offset), Math.max(1, Math.min(limit, 1000)));
+    return { rows: (page.rows as JournalRow[]).map(entryOfRow), total: page.total, offset, limit };
+  }
+
+  /**
+   * Every entry matching the filter, newest first, read `batchSize` at a time by short
+   * queries (the export yields to the event loop between batches).
+   */
+  *iterateBatches(filter: JournalFilter = {}, batchSize = 1000): Generator<JournalEntry[]> {
+    for (const rows of this.pages.batches(filter, batchSize))
+      yield (rows as JournalRow[]).map(entryOfRow);
+  }
+
+  /** Every entry matching the filter, newest first. */
+  *iterate(filter: JournalFilter = {}): Generator<JournalEntry> {
+    for (const batch of this.iterateBatches(filter)) yield* batch;
+  }
+}
+
+/**
+ * The entry after an UPDATE of `set`, as the UPDATE wrote it (so it need not be read back), or
+ * undefined when `set` names a column this does not know (the caller reads the row then).
+ */
+function applied(
+  current: JournalEntry,
+  set: Record<string, string | null>,
+  updatedAt: string,
+): JournalEntry | undefined {
+  const next: Record<string, unknown> = { ...current, updatedAt };
+  for (const [column, value] of Object.entries(set)) {
+    const field = ENTRY_FIELD_OF[column];
+    if (!field) return undefined;
+    // As the UPDATE's COALESCE: an orderid learned earlier stays when this answer has none.
+    next[field] = column === 'orderid' ? (value ?? current.orderId) : value;
+  }
+  if (set.state && set.state !== 'sending') {
+    next.leaseOwner = null;
+    next.leaseUntil = null;
+  }
+  return next as unknown as JournalEntry;
+}
