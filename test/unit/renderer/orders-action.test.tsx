@@ -239,7 +239,14 @@ describe('ActionPanel', () => {
   });
 
   it('after a lost answer, "Try again" resends the same action id, and only when pressed', async () => {
-    const lost = { ok: false as const, error: { code: 'TIMEOUT', message: 'No answer in time.' } };
+    const lost = {
+      ok: false as const,
+      error: {
+        code: 'TIMEOUT',
+        message: 'No answer in time.',
+        delivery: 'may-have-reached' as const,
+      },
+    };
     script.refund.push(() => lost);
     script.refund.push(({ clientOrderId }) => ({
       ok: true,
@@ -268,7 +275,12 @@ describe('ActionPanel', () => {
       'Your team login sam is in paydesk_support, so it cannot refund: only paydesk_finance moves money. Nothing was sent or changed.';
     script.refund.push(() => ({
       ok: false,
-      error: { code: 'STORE', message: sentence, details: { storeCode: 'NOT_ALLOWED' } },
+      error: {
+        code: 'STORE',
+        message: sentence,
+        details: { storeCode: 'NOT_ALLOWED' },
+        delivery: 'nothing-sent',
+      },
     }));
     renderPanel();
     await fillAndConfirm('10.00');
@@ -285,8 +297,11 @@ describe('ActionPanel', () => {
     // store code alone says nothing about sending; the main process knows nothing left.
     const sentence = 'Actions on this desk’s own profiles cannot be journaled. Nothing was sent.';
     const constraint = { code: 'STORE', message: sentence, details: { storeCode: 'CONSTRAINT' } };
-    script.refund.push(() => ({ ok: false, error: { ...constraint, nothingSent: true } }));
-    script.refund.push(() => ({ ok: false, error: constraint }));
+    script.refund.push(() => ({ ok: false, error: { ...constraint, delivery: 'nothing-sent' } }));
+    script.refund.push(() => ({
+      ok: false,
+      error: { ...constraint, delivery: 'may-have-reached' },
+    }));
     renderPanel();
     await fillAndConfirm('10.00');
     expect(await screen.findByText('Nothing was sent:')).toBeTruthy();
@@ -305,7 +320,7 @@ describe('ActionPanel', () => {
   it('demoted to support while "Try again" shows: it is disabled at once, saying why; Close still closes', async () => {
     script.refund.push(() => ({
       ok: false,
-      error: { code: 'TIMEOUT', message: 'No answer in time.' },
+      error: { code: 'TIMEOUT', message: 'No answer in time.', delivery: 'may-have-reached' },
     }));
     const { demote, onClose } = renderPanel();
     await fillAndConfirm('10.00');
@@ -359,7 +374,12 @@ describe('ActionPanel', () => {
       groups = ['paydesk_support'];
       return {
         ok: false,
-        error: { code: 'STORE', message: sentence, details: { storeCode: 'NOT_ALLOWED' } },
+        error: {
+          code: 'STORE',
+          message: sentence,
+          details: { storeCode: 'NOT_ALLOWED' },
+          delivery: 'nothing-sent',
+        },
       };
     });
     renderPanel();
@@ -381,6 +401,7 @@ describe('ActionPanel', () => {
       error: {
         code: 'GATEWAY_REFUSED',
         message: 'The gateway refused the request: above what is left to return, 30.00 EUR.',
+        delivery: 'gateway-refused',
       },
     }));
     script.refund.push(({ clientOrderId }) => ({
