@@ -46,8 +46,7 @@ const marks = new WeakMap<object, Delivery>();
 
 /** Marks what is known of the request behind an error; a mark already set is kept. */
 export function markDelivery<E>(error: E, delivery: Delivery): E {
-  if (typeof error === 'object' && error !== null && !marks.has(error))
-    marks.set(error, delivery);
+  if (typeof error === 'object' && error !== null && !marks.has(error)) marks.set(error, delivery);
   return error;
 }
 

@@ -577,7 +577,10 @@ export class InFlight {
         `This entry is already ${entry.state}; only an entry still waiting for the gateway can be settled by hand.`,
       );
     if (entry.state === 'sending' && heldByAnother(entry, this.owner, Date.now()))
-      throw new ServiceError('UNSETTLED', 'This entry is being sent right now; wait for its answer.');
+      throw new ServiceError(
+        'UNSETTLED',
+        'This entry is being sent right now; wait for its answer.',
+      );
     const settled = await this.journal.settleByHand(clientOrderId, {
       outcome,
       reason,

@@ -422,20 +422,23 @@ describe('ActionPanel', () => {
     expect(calls.refund.map((r) => r.clientOrderId)).toEqual(['pd-test-1', 'pd-test-2']);
   });
 
-  it('goes back to the form on Escape, and sends on the confirm button', async () => {
+  it('focus starts on Go back, never on the refund; Escape goes back to the form, a second Escape closes the panel; nothing is sent', async () => {
     script.refund.push(({ clientOrderId }) => ({
       ok: true,
       data: { entry: row(clientOrderId, {}), replayed: false },
     }));
-    renderPanel();
+    const { onClose } = renderPanel();
     await waitFor(() => expect(calls.openAction).toBe(1));
     fireEvent.change(reasonField(), { target: { value: 'Returned goods' } });
     review();
     const dialog = await screen.findByRole('dialog', { name: 'Refund 49.90 EUR?' });
     expect(dialog.textContent).toContain('cannot be undone');
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Refund 49.90 EUR' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Go back' }));
     fireEvent(dialog, new Event('cancel', { cancelable: true }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
     expect(calls.refund).toHaveLength(0);
   });
 
