@@ -10,6 +10,7 @@ import { useId, useState } from 'react';
 import type { z } from 'zod';
 
 import type { PayLinkData, payLinkRequestSchema } from '../../../../common/contract';
+import { localTimeWithOffset } from '../../../../common/time';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
@@ -221,9 +222,7 @@ export function PayLinkScreen() {
           <tbody>
             {links.data.map((link) => (
               <tr key={link.clientOrderId}>
-                <td className="nowrap">
-                  {link.createdAt.slice(0, 10)} {link.createdAt.slice(11, 16)}
-                </td>
+                <td className="nowrap">{localTimeWithOffset(link.createdAt)}</td>
                 <td className="nowrap">{link.createdBy}</td>
                 <td className="num money nowrap">
                   {link.amount} {link.currency}
