@@ -481,7 +481,7 @@ const startupReportSchema = z.object({
 });
 
 const callbackCheckSchema = z.object({
-  verdict: z.enum(['genuine', 'other-profile', 'forged', 'incomplete']),
+  verdict: z.enum(['genuine', 'other-profile', 'altered', 'checksum-only', 'forged', 'incomplete']),
   message: z.string(),
   readAs: z.enum(['url', 'query', 'form']),
   fields: z.array(z.object({ name: z.string(), value: z.string() })),
@@ -489,6 +489,15 @@ const callbackCheckSchema = z.object({
   clientOrderId: z.string().optional(),
   status: z.string().optional(),
   matchedProfile: z.object({ id: z.string(), name: z.string() }).optional(),
+  differences: z
+    .array(
+      z.object({
+        field: z.enum(['status', 'amount', 'currency', 'type']),
+        callback: z.string(),
+        gateway: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 const batchRowSchema = z.object({
