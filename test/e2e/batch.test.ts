@@ -67,11 +67,17 @@ describe('Batch screen', () => {
     const saved = h.saved[0];
     expect(saved?.name).toBe('returns-result.csv');
     const lines = (saved?.content ?? '').trim().split('\r\n');
+    // The file's own columns and cells as given (a semicolon file written back with commas),
+    // then the gateway's orderid, the action id, the status and the error.
     expect(lines[0]).toBe(
-      'line,operation,orderid,client_orderid,amount,currency,final_status,error',
+      'operation,client_orderid,amount,currency,reason,note,gateway_orderid,action_id,status,error',
     );
     expect(lines).toHaveLength(6);
-    expect(lines[1]).toMatch(/^2,refund,\d+,pd-[a-z0-9-]+,5\.00,EUR,approved,$/);
-    expect(lines[3]).toMatch(/^4,refund,.*not sent \(problem in the file\),.*USD/);
+    expect(lines[1]).toMatch(
+      /^refund,demo-sale-1001,5\.00,EUR,Damaged,"box 7; crushed",\d+,pd-[a-z0-9-]+,approved,$/,
+    );
+    expect(lines[3]).toMatch(
+      /^refund,demo-sale-1003,1\.00,EUR,.*not sent \(problem in the file\),.*USD/,
+    );
   });
 });

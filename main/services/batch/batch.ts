@@ -21,6 +21,7 @@ import { IN_FLIGHT, type JournalEntry, type JournalPort } from '../../store/jour
 import { Batches, type Batch, type BatchRow, type BatchRowState } from '../../store/sqlite/batches';
 import type { Db } from '../../store/sqlite/database';
 import type { Profiles } from '../../store/sqlite/profiles';
+import { withoutCardData } from './card-data';
 import { checkBatch, confirmationText, totalsOf, type BatchTotal } from './check';
 import type * as BatchCsv from './csv';
 import { ServiceError } from '../errors';
@@ -160,15 +161,16 @@ export class BatchService {
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32)
       throw new ServiceError('INPUT', 'Run between 1 and 32 rows at a time.', 'concurrency');
     this.profileOf(profileId);
-    const parsed = (await batchCsv()).parseBatchCsv(text);
+    // Card data is taken out first: nothing after this line sees it (card-data.ts).
+    const file = withoutCardData((await batchCsv()).parseBatchCsv(text));
     const checked = await checkBatch(
-      parsed,
+      file.rows,
       (ref) => this.orders.lookup(profileId, ref),
       () => this.orders.openAction().clientOrderId,
       concurrency,
     );
     const batch = this.store.create(
-      { profileId, operator: this.options.operator, fileName, concurrency },
+      { profileId, operator: this.options.operator, fileName, header: file.header, concurrency },
       checked.rows,
     );
     return { batch: this.view(batch), rows: this.rows(batch.id) };
@@ -261,7 +263,7 @@ export class BatchService {
       const entry = await this.journal.get(row.actionId);
       if (entry) entries.set(row.actionId, entry);
     }
-    return (await batchCsv()).resultCsv(rows, entries);
+    return (await batchCsv()).resultCsv(this.batchOf(batchId).header ?? undefined, rows, entries);
   }
 
   /**
