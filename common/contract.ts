@@ -524,6 +524,8 @@ const batchViewSchema = z.object({
   interrupted: z.boolean(),
   /** Why the batch paused by itself (the journal could not be reached), while it stays paused. */
   pausedBecause: z.string().nullable(),
+  /** While running: pause or cancel was asked and the rows being sent are reaching their end. */
+  stopping: z.enum(['pause', 'cancel']).nullable(),
   concurrency: z.number().int(),
   createdAt: z.string(),
   totals: z.array(
@@ -541,6 +543,7 @@ const batchViewSchema = z.object({
     done: z.number().int(),
     failed: z.number().int(),
     left: z.number().int(),
+    sending: z.number().int(),
     invalid: z.number().int(),
     cancelled: z.number().int(),
     ratePerSecond: z.number().nullable(),

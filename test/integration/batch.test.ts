@@ -276,3 +276,39 @@ describe('what a batch keeps', () => {
     }
   });
 });
+
+describe('pausing', () => {
+  it('says "pausing" while the rows in flight end, and starts no row after the pause', async () => {
+    const client = shopClient(sandbox, CONTROL_KEY);
+    const ids = await Promise.all(
+      Array.from({ length: 8 }, () => approvedOrder(client, 'SALE', '10.00')),
+    );
+    const csv = ['operation,orderid,amount,currency,reason']
+      .concat(ids.map((id) => `refund,${id},2.00,EUR,Damaged`))
+      .join('\n');
+    const { batch } = await batches.load(desk.profileId, 'pausing.csv', csv, 2);
+    sandbox.misbehave({ latencyMs: 300, operations: ['RETURN'] });
+    try {
+      batches.start(batch.id);
+      for (let i = 0; i < 200 && batches.get(batch.id).progress.sending < 2; i++)
+        await new Promise((r) => setTimeout(r, 5));
+      const pausing = batches.pause(batch.id);
+      const inFlight = new Set(
+        batches
+          .rows(batch.id)
+          .filter((r) => r.state === 'sending')
+          .map((r) => r.line),
+      );
+      expect(pausing).toMatchObject({ state: 'running', stopping: 'pause' });
+      expect(pausing.progress.sending).toBe(2);
+      await batches.idle(batch.id);
+      expect(batches.get(batch.id)).toMatchObject({ state: 'paused', stopping: null });
+      // Only the rows in flight when the clerk paused reached the gateway.
+      const sent = batches.rows(batch.id).filter((r) => r.state !== 'ready');
+      expect(sent.map((r) => r.line).sort()).toEqual([...inFlight].sort());
+      expect(reversals().filter((r) => ids.includes(r.parentOrderId ?? ''))).toHaveLength(2);
+    } finally {
+      sandbox.misbehave({});
+    }
+  });
+});
