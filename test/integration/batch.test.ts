@@ -311,4 +311,32 @@ describe('pausing', () => {
       sandbox.misbehave({});
     }
   });
+
+  it('stops retrying a row whose status could not be read once paused: it waits, nothing is sent', async () => {
+    const client = shopClient(sandbox, CONTROL_KEY);
+    const id = await approvedOrder(client, 'SALE', '10.00');
+    const { batch } = await batches.load(
+      desk.profileId,
+      'status-down.csv',
+      `operation,orderid,amount,currency,reason\nrefund,${id},2.00,EUR,Damaged`,
+    );
+    // The order's status cannot be read before sending: nothing is journaled, nothing leaves.
+    sandbox.misbehave({ serverErrorShare: 1, operations: ['STATUS'] });
+    try {
+      batches.start(batch.id);
+      for (let i = 0; i < 200 && batches.rows(batch.id)[0]?.state !== 'sending'; i++)
+        await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 150));
+      batches.pause(batch.id);
+      await new Promise((r) => setTimeout(r, 150));
+      sandbox.misbehave({}); // the gateway is back while the batch is paused
+      await batches.idle(batch.id);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(batches.get(batch.id)).toMatchObject({ state: 'paused', progress: { left: 1 } });
+      expect(batches.rows(batch.id)[0]?.state).toBe('ready');
+      expect(reversals().filter((r) => r.parentOrderId === id)).toHaveLength(0);
+    } finally {
+      sandbox.misbehave({});
+    }
+  });
 });
