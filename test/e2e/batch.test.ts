@@ -87,9 +87,19 @@ describe('Batch screen', () => {
 });
 
 describe('Batch screen, pausing and cancelling', () => {
+  // A sandbox that keeps each refund processing for 3 s: the row in flight outlasts the clicks.
+  let slow: Harness;
+  beforeAll(async () => {
+    slow = await startHarness({ services: { sandboxDelayMs: 3_000 } });
+    slow.page.setDefaultTimeout(10_000);
+  }, 60_000);
+  afterAll(async () => {
+    await slow?.close();
+  });
+
   it('says "pausing" until the row in flight ends, and asks before cancelling', async () => {
-    const { page } = h;
-    await h.open('#/batch');
+    const { page } = slow;
+    await slow.open('#/batch');
     await page.getByLabel('Or paste the rows').fill(
       'operation,client_orderid,amount,currency,reason,note\n' +
         // One order's rows run one after another: one in flight at a time.
@@ -104,7 +114,7 @@ describe('Batch screen, pausing and cancelling', () => {
       .getByRole('button', { name: 'Send 4 rows', exact: true })
       .click();
     await view.getByRole('button', { name: 'Pause' }).click();
-    // The row in flight goes on (the sandbox answers after 400 ms); no new row starts.
+    // The row in flight goes on (the sandbox keeps it processing for 3 s); no new row starts.
     const state = view.locator('.batch-state');
     await expect.poll(() => state.innerText()).toBe('pausing');
     expect(await view.getByText(/^Pausing: no new row starts\./).innerText()).toMatch(
