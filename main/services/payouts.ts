@@ -9,6 +9,7 @@
 // another pay of the same payout is in flight or done, from any desk. Only a pay that provably did nothing (refused, never sent) lets
 // another one through.
 
+import { localTimeWithOffset } from '../../common/time';
 import { formatMinor, parseAmount } from '../gateway/amount';
 import { IN_FLIGHT } from '../store/journal/types';
 import type { JournalEntry } from '../store/journal/port';
@@ -290,8 +291,8 @@ export class PayoutService {
           throw new ServiceError(
             earlier.state === 'final' ? 'NOT_ALLOWED' : 'PENDING',
             earlier.state === 'final'
-              ? `This payout was already paid by ${earlier.operator} at ${earlier.createdAt.slice(0, 16).replace('T', ' ')} UTC (${earlier.status ?? 'final'}); a payout is paid once.`
-              : `${earlier.operator} is already paying this payout (since ${earlier.createdAt.slice(11, 16)} UTC); it is paid once. Wait for its outcome.`,
+              ? `This payout was already paid by ${earlier.operator} at ${localTimeWithOffset(earlier.createdAt)} (${earlier.status ?? 'final'}); a payout is paid once.`
+              : `${earlier.operator} is already paying this payout (since ${localTimeWithOffset(earlier.createdAt)}); it is paid once. Wait for its outcome.`,
           );
         return {
           operation: 'PAYOUT_V4_PAY',
