@@ -1,22 +1,61 @@
 // npm run screenshots: every screen as a PNG in docs/screenshots/, taken from the browser test
 // harness (the built renderer, the real bridge and services, the embedded sandbox's demo
 // orders). The README shows them; look at them after any change to a screen.
+//
+// A second run must leave `git status` clean, so everything a picture shows is fixed here and
+// only here: the clock (test/harness/fixed-clock.ts, which the other modules load after, hence
+// the dynamic imports), the action ids, the built-in sandbox's port, the keys Generate makes,
+// the team cluster's port. The app itself keeps its real clock, ids, ports and keys.
 
-import { mkdirSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { installFixedClock } from '../test/harness/fixed-clock';
 
-import { closeSharedBrowser, startHarness } from '../test/harness/harness';
-import { shootAdmin } from '../test/e2e/shots/admin';
-import { shootBatch } from '../test/e2e/shots/batch';
-import { shootMoney } from '../test/e2e/shots/money';
-import { shootOrders } from '../test/e2e/shots/orders';
-import { shootTeam } from '../test/e2e/shots/team';
-import { shootTools } from '../test/e2e/shots/tools';
-import { teamHarness } from '../test/support/journal-ports';
-import { postgresAvailability, startCluster } from '../test/support/postgres';
+const clock = installFixedClock();
 
-const dir = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
+const { mkdirSync, readFileSync } = await import('node:fs');
+const { relative, resolve } = await import('node:path');
+const { publicKeyMaterial } = await import('../main/keys/native');
+const { closeSharedBrowser, startHarness, useFixedInputs } =
+  await import('../test/harness/harness');
+const { shootAdmin } = await import('../test/e2e/shots/admin');
+const { shootBatch } = await import('../test/e2e/shots/batch');
+const { shootMoney } = await import('../test/e2e/shots/money');
+const { shootOrders } = await import('../test/e2e/shots/orders');
+const { shootTeam } = await import('../test/e2e/shots/team');
+const { shootTools } = await import('../test/e2e/shots/tools');
+const { teamHarness } = await import('../test/support/journal-ports');
+const { postgresAvailability, startCluster } = await import('../test/support/postgres');
+
+const root = resolve(import.meta.dirname, '..');
+const dir = resolve(root, 'docs', 'screenshots');
 mkdirSync(dir, { recursive: true });
+
+// Test-only keys for every key the pictures show: the built-in sandbox's, and the one Keys ->
+// Generate makes (another: a key pair belongs to one profile).
+const testKey = (...path: string[]) => {
+  const pem = readFileSync(resolve(root, 'test', ...path), 'utf8');
+  return () => Promise.resolve({ ...publicKeyMaterial(pem), privateKeyPkcs8Pem: pem });
+};
+const sandboxKey = testKey('unit', 'keys', 'fixtures', 'test-only-rsa2048-pkcs8.pem');
+const generatedKey = testKey('harness', 'fixtures', 'test-only-screenshots-rsa2048-pkcs8.pem');
+/** A loopback port the pictures show (Profiles' base URL); harnesses run one at a time. */
+const SANDBOX_PORT = 47_613;
+/** The team cluster's port, typed into Settings -> Team journal on the pictures. */
+const TEAM_PORT = 47_614;
+
+useFixedInputs(() => {
+  let next = 0;
+  return {
+    clock,
+    services: {
+      sandboxPort: SANDBOX_PORT,
+      // Its delays are measured on the fixed clock, which stands still between pages.
+      sandboxDelayMs: 0,
+      newActionId: () => `pd-shot-${String(++next).padStart(4, '0')}`,
+      makeKey: generatedKey,
+      makeSandboxKey: sandboxKey,
+    },
+  };
+});
 
 const written: string[] = [];
 for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch]) {
@@ -31,7 +70,7 @@ for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch
 // Team mode needs a PostgreSQL: a throw-away cluster, as the team tests start.
 const postgres = postgresAvailability();
 if (postgres.usable) {
-  const cluster = await startCluster();
+  const cluster = await startCluster({ port: TEAM_PORT });
   const team = await teamHarness(cluster, 'screens');
   try {
     written.push(...(await shootTeam(cluster, team, dir)));

@@ -58,6 +58,14 @@ export interface StartOptions {
   journal?: JournalPort;
   /** Timeouts of the team journal's connection (tests shorten them). */
   team?: TeamOpenOptions;
+  /**
+   * Screenshots only: the embedded sandbox's port (the app lets the OS pick a free one) and
+   * the action ids, so that a second run of `npm run screenshots` draws the same pictures.
+   */
+  sandboxPort?: number;
+  newActionId?: () => string;
+  /** Screenshots only: the key Keys -> Generate attaches (a fixed test-only key). */
+  makeKey?: (bits: KeySize) => Promise<KeyMaterial>;
 }
 
 export interface StartupReport {
@@ -157,11 +165,13 @@ export class PaydeskServices {
       },
       teamProfiles,
       pendingKeys,
+      options.makeKey,
     );
     // One action path for every operation that moves money or registers something.
     const actions = new ActionPath(journal, connections, {
       operator: options.operator,
       ...(options.wait ? { wait: options.wait } : {}),
+      ...(options.newActionId ? { newActionId: options.newActionId } : {}),
       onEntryChanged: (entry) => {
         log.log('info', 'journal entry changed', {
           clientOrderId: entry.clientOrderId,
@@ -350,6 +360,7 @@ async function startEmbeddedSandbox(
     merchants: [stored ? { ...merchant, publicKeyPem: stored.publicKeySpkiPem } : merchant],
     seed: 'demo',
     delayMs: options.sandboxDelayMs ?? 2_000,
+    ...(options.sandboxPort !== undefined ? { port: options.sandboxPort } : {}),
     log: (message) => log.log('warn', message),
   });
   try {

@@ -21,6 +21,7 @@ import { APP_ORIGIN, createAppRequestHandler } from '../../main/protocol';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices, type StartOptions } from '../../main/services/app';
 import { journalRowView } from '../../main/services/journal';
+import { SCREENSHOT_ZONE, type FixedClock } from './fixed-clock';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const RENDERER = join(ROOT, 'out', 'renderer');
@@ -122,6 +123,11 @@ export interface HarnessOptions {
   /** Reuse a data folder (a second start); a fresh temp folder otherwise. */
   dataDir?: string;
   secrets?: MemorySecretStore;
+  /**
+   * Screenshots only (fixed-clock.ts): the page gets the same fixed time and zone as the
+   * process, and each page opened moves the clock one minute on.
+   */
+  clock?: FixedClock;
 }
 
 let sharedBrowser: Promise<Browser> | undefined;
@@ -145,7 +151,22 @@ export async function closeSharedBrowser(): Promise<void> {
   sharedBrowser = undefined;
 }
 
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+let fixedInputs: (() => HarnessOptions) | undefined;
+/**
+ * Screenshots only: every harness started from now on (the shots' own too) takes these options
+ * first (a fixed clock, fixed action ids, port and key), so a second run draws the same.
+ */
+export function useFixedInputs(inputs: () => HarnessOptions): void {
+  fixedInputs = inputs;
+}
+
+export async function startHarness(given: HarnessOptions = {}): Promise<Harness> {
+  const fixed = fixedInputs?.() ?? {};
+  const options: HarnessOptions = {
+    ...fixed,
+    ...given,
+    services: { ...fixed.services, ...given.services },
+  };
   await ensureRendererBuilt();
   const ownsDir = !options.dataDir;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
@@ -219,9 +240,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const b = await browser(headless);
   const context = await b.newContext({
     viewport: options.viewport ?? { width: 1280, height: 800 },
+    ...(options.clock ? { timezoneId: SCREENSHOT_ZONE } : {}),
   });
   const page = await context.newPage();
   pageRef.current = page;
+  await options.clock?.attach(page);
   await page.exposeBinding('__paydeskInvoke', (source, channel: string, payload: unknown) =>
     current.bridge.handle(
       channel,
@@ -245,6 +268,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     saved,
     clipboard,
     open: async (hash = '') => {
+      await options.clock?.advance(60_000);
       await page.goto(`${renderer.origin}/index.html${hash}`);
     },
     close: async () => {

@@ -1,6 +1,7 @@
 // One capture, void, refund or cancel, from the form to the gateway's final word, on the shared
 // money flow (money/useMoneyAction.ts): the action id fetched when the panel opens and kept on
-// every "Try again", every field checked before the confirmation, the one ConfirmDialog, and
+// every "Try again", every field checked before the confirmation, the one confirmation of every
+// money screen (money/ConfirmMoneyAction: a void or cancel asks for the order id), and
 // what main marked about a failed send deciding what the panel says. This file brings only the
 // order's figures, the fields and the panel's words.
 //
@@ -14,12 +15,13 @@ import type { z } from 'zod';
 
 import { actionRequestSchema, type OrderViewData } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
-import { ConfirmDialog, typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
+import { typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { FencedButton, FencedForm, RoleFence } from '../../components/RoleFence';
 import { amountProblem, normalisedAmount } from '../../money/amount';
 import { FormCheck, type Checked } from '../../money/checks';
+import { ConfirmMoneyAction } from '../../money/ConfirmMoneyAction';
 import { useMoneyAction } from '../../money/useMoneyAction';
 import type { ProfileView } from '../../profile-context';
 import { ActionFigures, EntryOutcome } from './action-parts';
@@ -311,50 +313,55 @@ export function ActionPanel({
           </div>
         </FencedForm>
 
-        {phase === 'confirm' && request && sentAmount !== undefined && (
-          <ConfirmDialog
+        {sentAmount !== undefined && (
+          <ConfirmMoneyAction
+            action={action}
+            production={production}
             title={`${words.verb} ${showMoney(sentAmount)} ${currency}?`}
             confirmLabel={`${words.verb} ${showMoney(sentAmount)} ${currency}`}
-            money={{
-              production,
-              typed: hasAmount
+            typed={() =>
+              hasAmount
                 ? typeTheAmount(sentAmount, currency)
-                : typeTheId('the order id', order.orderId),
-            }}
-            onCancel={action.back}
-            onConfirm={() => {
-              setConfirmed(order);
-              void action.confirm();
-            }}
+                : typeTheId('the order id', order.orderId)
+            }
+            onConfirm={() => setConfirmed(order)}
           >
-            <dl className="confirm-facts">
-              <dt>Order</dt>
-              <dd>
-                {order.orderId}
-                {order.clientOrderId ? ` (${order.clientOrderId})` : ''}
-              </dd>
-              <dt>
-                {kind === 'void' ? 'Voids the whole' : kind === 'cancel' ? 'Releases' : 'Amount'}
-              </dt>
-              <dd className="confirm-amount money">
-                {showMoney(sentAmount)} {currency}
-              </dd>
-              {request.reason && (
-                <>
-                  <dt>Reason</dt>
+            {(request) => (
+              <>
+                <dl className="confirm-facts">
+                  <dt>Order</dt>
                   <dd>
-                    {request.reason}
-                    {request.note ? `: ${request.note}` : ''}
+                    {order.orderId}
+                    {order.clientOrderId ? ` (${order.clientOrderId})` : ''}
                   </dd>
-                </>
-              )}
-              <dt>Profile</dt>
-              <dd>
-                {profile.name} <EnvironmentBadge environment={profile.environment} />
-              </dd>
-            </dl>
-            <p className="confirm-final">This cannot be undone.</p>
-          </ConfirmDialog>
+                  <dt>
+                    {kind === 'void'
+                      ? 'Voids the whole'
+                      : kind === 'cancel'
+                        ? 'Releases'
+                        : 'Amount'}
+                  </dt>
+                  <dd className="confirm-amount money">
+                    {showMoney(sentAmount)} {currency}
+                  </dd>
+                  {request.reason && (
+                    <>
+                      <dt>Reason</dt>
+                      <dd>
+                        {request.reason}
+                        {request.note ? `: ${request.note}` : ''}
+                      </dd>
+                    </>
+                  )}
+                  <dt>Profile</dt>
+                  <dd>
+                    {profile.name} <EnvironmentBadge environment={profile.environment} />
+                  </dd>
+                </dl>
+                <p className="confirm-final">This cannot be undone.</p>
+              </>
+            )}
+          </ConfirmMoneyAction>
         )}
 
         {phase === 'sending' && (
