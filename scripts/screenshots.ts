@@ -4,15 +4,19 @@
 //
 // A second run must leave `git status` clean, so everything a picture shows is fixed here and
 // only here: the clock (test/harness/fixed-clock.ts, which the other modules load after, hence
-// the dynamic imports), the action ids, the built-in sandbox's port, the keys Generate makes,
-// the team cluster's port. The app itself keeps its real clock, ids, ports and keys.
+// the dynamic imports), node:crypto's randomness (fixed-random.ts), the action ids, the
+// built-in sandbox's port, the keys Generate makes, the team cluster's port, the data folders.
+// The app itself keeps its real clock, randomness, ids, ports, keys and folders.
+
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 
 import { installFixedClock } from '../test/harness/fixed-clock';
+import { installFixedRandomness } from '../test/harness/fixed-random';
 
 const clock = installFixedClock();
+installFixedRandomness();
 
-const { mkdirSync, readFileSync } = await import('node:fs');
-const { relative, resolve } = await import('node:path');
 const { publicKeyMaterial } = await import('../main/keys/native');
 const { closeSharedBrowser, startHarness, useFixedInputs } =
   await import('../test/harness/harness');
@@ -42,6 +46,10 @@ const SANDBOX_PORT = 47_613;
 /** The team cluster's port, typed into Settings -> Team journal on the pictures. */
 const TEAM_PORT = 47_614;
 
+/** The desks' data folders: Team journal shows where its settings are saved. */
+const DATA_ROOT = '/tmp/paydesk-screenshots';
+rmSync(DATA_ROOT, { recursive: true, force: true }); // this script's own, from a run cut short
+
 useFixedInputs(() => {
   let next = 0;
   return {
@@ -55,7 +63,7 @@ useFixedInputs(() => {
       makeSandboxKey: sandboxKey,
     },
   };
-});
+}, DATA_ROOT);
 
 const written: string[] = [];
 for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch]) {
@@ -82,4 +90,5 @@ if (postgres.usable) {
   console.warn(`No team screenshots: ${postgres.reason}`);
 }
 await closeSharedBrowser();
+rmSync(DATA_ROOT, { recursive: true, force: true });
 for (const file of written) console.log(relative(process.cwd(), file));

@@ -4,7 +4,7 @@
 // bridge.handle with the real services, a real SQLite file, the real embedded sandbox and the
 // in-memory keychain. Only Electron's own plumbing is outside this loop.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -152,12 +152,23 @@ export async function closeSharedBrowser(): Promise<void> {
 }
 
 let fixedInputs: (() => HarnessOptions) | undefined;
+let fixedDirs: { root: string; made: number } | undefined;
 /**
  * Screenshots only: every harness started from now on (the shots' own too) takes these options
- * first (a fixed clock, fixed action ids, port and key), so a second run draws the same.
+ * first (a fixed clock, fixed action ids, port and key), and its data folder is the next one
+ * under `dataRoot` (Team journal shows the folder), so a second run draws the same.
  */
-export function useFixedInputs(inputs: () => HarnessOptions): void {
+export function useFixedInputs(inputs: () => HarnessOptions, dataRoot: string): void {
   fixedInputs = inputs;
+  fixedDirs = { root: dataRoot, made: 0 };
+}
+
+/** A fresh data folder: a temp one, or with fixed inputs the next numbered one. */
+export function newDataDir(prefix: string): string {
+  if (!fixedDirs) return mkdtempSync(join(tmpdir(), prefix));
+  const dir = join(fixedDirs.root, `${prefix}${++fixedDirs.made}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 export async function startHarness(given: HarnessOptions = {}): Promise<Harness> {
@@ -169,7 +180,7 @@ export async function startHarness(given: HarnessOptions = {}): Promise<Harness>
   };
   await ensureRendererBuilt();
   const ownsDir = !options.dataDir;
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
+  const dataDir = options.dataDir ?? newDataDir('paydesk-e2e-');
   const secrets = options.secrets ?? new MemorySecretStore();
   const renderer = await serveRenderer();
   // Events need the page, which opens after the services start.

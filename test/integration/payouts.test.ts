@@ -191,7 +191,11 @@ describe('two-step payout (v4 check, then pay)', () => {
         checkClientOrderId: check.clientOrderId,
         clientOrderId: desk.path.openAction().clientOrderId,
       };
-      desk.sandbox.misbehave({ noDedupe: true, serverErrorShare: 1, operations: ['PAYOUT_V4_PAY'] });
+      desk.sandbox.misbehave({
+        noDedupe: true,
+        serverErrorShare: 1,
+        operations: ['PAYOUT_V4_PAY'],
+      });
       await expect(desk.payouts.pay(pay)).rejects.toThrow(/HTTP 500|fault/i);
       desk.sandbox.misbehave({ noDedupe: true });
       const sentences = [
