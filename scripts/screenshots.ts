@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
 import { installFixedClock } from '../test/harness/fixed-clock';
-import { installFixedRandomness } from '../test/harness/fixed-random';
+import { installFixedRandomness, restartFixedRandomness } from '../test/harness/fixed-random';
 
 const clock = installFixedClock();
 installFixedRandomness();
@@ -51,6 +51,7 @@ const DATA_ROOT = '/tmp/paydesk-screenshots';
 rmSync(DATA_ROOT, { recursive: true, force: true }); // this script's own, from a run cut short
 
 useFixedInputs(() => {
+  restartFixedRandomness();
   let next = 0;
   return {
     clock,

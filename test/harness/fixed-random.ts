@@ -1,21 +1,47 @@
 // The screenshots' randomness: what the pictures show is partly random in the app (the built-in
-// sandbox's control key, and so every checksum; its serial numbers, approval codes and payment
-// page tokens). So the screenshot process, and only it, draws node:crypto's randomUUID,
-// randomBytes and randomInt from a counter hashed with a fixed seed: the same steps give the
-// same values on every run. Test-only data on loopback; the app never loads this file.
+// sandbox's control key, and so every checksum; profile ids, serial numbers, approval codes,
+// payment page tokens). So the screenshot process, and only it, draws node:crypto's randomUUID,
+// randomBytes and randomInt from counters hashed with a fixed seed. Each place in the code that
+// asks (its file and line) has its own counter, so a place asked a varying number of times (a
+// status answer's serial number, once per poll) never shifts what another place gets; and
+// every harness starts them afresh. Test-only data on loopback; the app never loads this file.
 
 import crypto from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
+import { resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
 
 type BytesCallback = (error: Error | null, bytes: Buffer) => void;
 type IntCallback = (error: Error | null, value: number) => void;
 
-let counter = 0;
+const counters = new Map<string, number>();
+
+/** Every counter back to its start (a new harness: a first start like the last run's). */
+export function restartFixedRandomness(): void {
+  counters.clear();
+}
+
+/** The place that asked: the first frame outside this file and node itself, without its column. */
+function caller(): string {
+  const frames = (new Error().stack ?? '').split('\n').slice(1);
+  const outside = frames.find((f) => !f.includes('fixed-random') && !f.includes('node:'));
+  // Without the checkout's folder: another checkout must draw the same values.
+  return (
+    outside
+      ?.trim()
+      .replace(/:\d+\)?$/, '')
+      .replaceAll(ROOT, '') ?? ''
+  );
+}
 
 function bytes(size: number): Buffer {
+  const site = caller();
   const out = Buffer.alloc(size);
   for (let at = 0; at < size;) {
-    const block = crypto.createHash('sha256').update(`paydesk-screenshots:${counter++}`).digest();
+    const n = counters.get(site) ?? 0;
+    counters.set(site, n + 1);
+    const block = crypto.createHash('sha256').update(`paydesk-screenshots:${site}:${n}`).digest();
     at += block.copy(out, at);
   }
   return out;
