@@ -7,7 +7,9 @@
 // sandbox runs with no processing delay, as its delays are measured on this Date.
 // The app never loads this file.
 
-import type { Page } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+
+import type { Page, PageScreenshotOptions } from 'playwright-core';
 
 /** Saturday 14 March 2026, 09:26 in Berlin: the README's pictures show this morning. */
 export const SCREENSHOT_START = Date.parse('2026-03-14T08:26:00.000Z');
@@ -57,4 +59,24 @@ export function installFixedClock(start = SCREENSHOT_START): FixedClock {
   };
   installed = clock;
   return clock;
+}
+
+/**
+ * A screenshot taken once the page has stopped changing (two in a row alike, 10 tries at most):
+ * a header count or a field's border that a late answer redraws must not make one run differ
+ * from the next.
+ */
+export async function stableScreenshot(
+  page: Page,
+  options: PageScreenshotOptions & { path: string },
+): Promise<void> {
+  const { path, ...rest } = options;
+  let last = await page.screenshot(rest);
+  for (let tries = 0; tries < 10; tries++) {
+    await new Promise((r) => setTimeout(r, 150));
+    const next = await page.screenshot(rest);
+    if (next.equals(last)) break;
+    last = next;
+  }
+  writeFileSync(path, last);
 }

@@ -14,6 +14,7 @@ import type { TeamHarness } from '../../support/journal-ports';
 import type { PgCluster } from '../../support/postgres';
 import type { Person } from '../../support/team';
 import { lookUp } from './orders';
+import { stableScreenshot } from '../../harness/fixed-clock';
 
 export function passwordOf(team: TeamHarness, person: Person): string {
   return decodeURIComponent(new URL(team.team.urlOf(person)).password);
@@ -80,7 +81,7 @@ async function shot(page: Page, path: string): Promise<string> {
   await page.mouse.move(0, 0);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path, caret: 'hide', animations: 'disabled', fullPage: true });
+  await stableScreenshot(page, { path, caret: 'hide', animations: 'disabled', fullPage: true });
   return path;
 }
 
