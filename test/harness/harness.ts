@@ -130,6 +130,21 @@ export interface HarnessOptions {
   clock?: FixedClock;
 }
 
+let fixedInputs: (() => HarnessOptions) | undefined;
+let fixedDirs: { root: string; made: number } | undefined;
+
+/**
+ * With fixed inputs: Chromium drawing the same pixels every time (no partial raster, no LCD text,
+ * one colour profile), so a redraw of part of a page draws it as a full one would.
+ */
+const SAME_PIXELS_ARGS = [
+  '--disable-partial-raster',
+  '--disable-lcd-text',
+  '--force-color-profile=srgb',
+  '--font-render-hinting=none',
+  '--disable-skia-runtime-opts',
+];
+
 let sharedBrowser: Promise<Browser> | undefined;
 function browser(headless: boolean): Promise<Browser> {
   if (!headless)
@@ -141,7 +156,7 @@ function browser(headless: boolean): Promise<Browser> {
   sharedBrowser ??= chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: fixedInputs ? [...CHROMIUM_ARGS, ...SAME_PIXELS_ARGS] : CHROMIUM_ARGS,
   });
   return sharedBrowser;
 }
@@ -151,8 +166,6 @@ export async function closeSharedBrowser(): Promise<void> {
   sharedBrowser = undefined;
 }
 
-let fixedInputs: (() => HarnessOptions) | undefined;
-let fixedDirs: { root: string; made: number } | undefined;
 /**
  * Screenshots only: every harness started from now on (the shots' own too) takes these options
  * first (a fixed clock, fixed action ids, port and key), and its data folder is the next one
