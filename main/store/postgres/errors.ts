@@ -1,6 +1,6 @@
 // Every failure of the team journal's database as what the desk already knows how to show: a
 // StoreError (code, whether trying again may help, a sentence for the person) for the store
-// itself, a JournalError for a refusal of the journal's rules (the triggers' PD001-PD003, a
+// itself, a JournalError for a refusal of the journal's rules (the triggers' PD001-PD005 but PD004, a
 // reused client_orderid). A raw pg error ("Connection terminated unexpectedly", "terminating
 // connection due to administrator command") never reaches a screen.
 
@@ -63,9 +63,12 @@ function codeOf(sqlState: string, message: string): StoreErrorCode | 'JOURNAL' {
   if (
     sqlState === TEAM_ERRORS.notForward ||
     sqlState === TEAM_ERRORS.rewrite ||
-    sqlState === TEAM_ERRORS.removal
+    sqlState === TEAM_ERRORS.removal ||
+    sqlState === TEAM_ERRORS.unanswered
   )
     return 'JOURNAL';
+  // The quarantine has not ended by the server's clock: asking again later will pass.
+  if (sqlState === TEAM_ERRORS.tooEarly) return 'BUSY';
   // 55P03: lock wait timed out; 40001/40P01: serialization failure, deadlock (try again).
   if (sqlState === '55P03' || sqlState === '40001' || sqlState === '40P01') return 'BUSY';
   if (sqlState.startsWith('23')) return 'CONSTRAINT';
@@ -116,7 +119,9 @@ export function toTeamError(error: unknown, where: string): unknown {
   const detail =
     mapped === 'UNREACHABLE' || mapped === 'BUSY' ? `${where}: ${text}` : `${where} said: ${text}`;
   const sentence =
-    mapped === 'BUSY'
+    sqlState === TEAM_ERRORS.tooEarly
+      ? `The team journal keeps this entry pending: ${text} Paydesk asks the gateway again then; nothing was sent.`
+      : mapped === 'BUSY'
       ? `The team journal was busy with another desk's change for too long (${detail}); nothing was changed. Try again in a moment.`
       : mapped === 'CONSTRAINT' || mapped === 'FAILED'
         ? `The team journal's database refused or failed this (${detail}); nothing was changed. Send the log to support.`
