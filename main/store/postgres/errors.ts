@@ -5,6 +5,7 @@
 // connection due to administrator command") never reaches a screen.
 
 import { describeStoreProblem, StoreError, type StoreErrorCode } from '../errors';
+import { connectionAdvice, type ConnectionNames } from './advice';
 import { JournalError } from '../journal/types';
 import { TEAM_ERRORS } from './migrations';
 
@@ -77,10 +78,11 @@ function codeOf(sqlState: string, message: string): StoreErrorCode | 'JOURNAL' {
 
 /**
  * The error to throw for whatever a call to the team database threw. `where` names the server
- * ("PostgreSQL at db.example.com:5432") in messages. Errors that are not the database's (a
+ * ("PostgreSQL at db.example.com:5432") in messages, `names` the login and database when known
+ * (advice.ts: what to fix, by SQLSTATE). Errors that are not the database's (a
  * service's own refusal thrown inside a claim) come back as they are.
  */
-export function toTeamError(error: unknown, where: string): unknown {
+export function toTeamError(error: unknown, where: string, names: ConnectionNames = {}): unknown {
   if (error instanceof StoreError || error instanceof JournalError) return error;
   if (typeof error !== 'object' || error === null) return error;
   const { code, message } = error as PgLike;
@@ -106,6 +108,8 @@ export function toTeamError(error: unknown, where: string): unknown {
     NETWORK_CODES.has(sqlState) ||
     (sqlState === '' && GONE_MESSAGES.some((m) => text.includes(m)));
   if (!isPg) return error;
+  const advised = connectionAdvice(sqlState, text, where, names, error);
+  if (advised) return advised;
   const mapped = codeOf(sqlState, text);
   if (mapped === 'JOURNAL') return new JournalError(text);
   // 23503 on the journal's profile: the entry names a profile the team does not share, which
@@ -122,10 +126,10 @@ export function toTeamError(error: unknown, where: string): unknown {
     sqlState === TEAM_ERRORS.tooEarly
       ? `The team journal keeps this entry pending: ${text} Paydesk asks the gateway again then; nothing was sent.`
       : mapped === 'BUSY'
-      ? `The team journal was busy with another desk's change for too long (${detail}); nothing was changed. Try again in a moment.`
-      : mapped === 'CONSTRAINT' || mapped === 'FAILED'
-        ? `The team journal's database refused or failed this (${detail}); nothing was changed. Send the log to support.`
-        : describeStoreProblem(mapped, '', detail);
+        ? `The team journal was busy with another desk's change for too long (${detail}); nothing was changed. Try again in a moment.`
+        : mapped === 'CONSTRAINT' || mapped === 'FAILED'
+          ? `The team journal's database refused or failed this (${detail}); nothing was changed. Send the log to support.`
+          : describeStoreProblem(mapped, '', detail);
   return new StoreError(mapped, sentence, {
     cause: error,
     ...(sqlState ? { sqliteCode: `PG_${sqlState}` } : {}),
