@@ -7,6 +7,7 @@ import { z } from 'zod';
 
 import { findCardData } from './card-data';
 import { sessionSchema, teamCalls } from './team-contract';
+import { FILTER_TIME_HINT, parseFilterTime } from './time';
 import {
   BROKEN_TEXT_MESSAGE,
   isWellFormedText,
@@ -275,6 +276,12 @@ export const journalDetailSchema = z.object({
   ),
 });
 
+/** A journal filter's time: refused, saying how to write it, when it is not one. */
+const filterTime = (label: string) =>
+  text(40).refine((value) => parseFilterTime(value) !== undefined, {
+    message: `${label} is not a time: write ${FILTER_TIME_HINT}.`,
+  });
+
 export const journalFilterSchema = z
   .object({
     orderRef: text(128).optional(),
@@ -285,8 +292,8 @@ export const journalFilterSchema = z
     operation: text(64).optional(),
     action: text(64).optional(),
     profileId: text(128).optional(),
-    from: text(40).optional(),
-    to: text(40).optional(),
+    from: filterTime('From').optional(),
+    to: filterTime('To').optional(),
   })
   .strict();
 
