@@ -68,6 +68,8 @@ export const profileInputSchema = z.object({
   endpointId: profileText(32, 'endpoint id').min(1, 'Enter the endpoint id.'),
   endpointKind: z.enum(['endpoint', 'group']).optional(),
   login: profileText(256, 'merchant login').min(1, 'Enter the merchant login.'),
+  /** Two-step payouts paid by someone other than who checked them. */
+  payoutFourEyes: z.boolean().optional(),
 });
 
 const profileViewSchema = z.object({
@@ -79,6 +81,7 @@ const profileViewSchema = z.object({
   endpointKind: z.enum(['endpoint', 'group']),
   login: z.string(),
   keyFingerprint: z.string().nullable(),
+  payoutFourEyes: z.boolean(),
   embedded: z.boolean(),
   hasControlKey: z.boolean(),
   hasPrivateKey: z.boolean(),

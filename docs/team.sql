@@ -646,4 +646,42 @@ $migration_3$;
 END
 $apply$;
 
+-- Migration 4: four eyes on two-step payouts: paid by someone other than who checked it
+DO $apply$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM paydesk.schema_version WHERE version = 4) THEN
+    EXECUTE $migration_4$
+ALTER TABLE paydesk.profiles ADD COLUMN payout_four_eyes boolean NOT NULL DEFAULT false;
+
+CREATE FUNCTION paydesk.journal_four_eyes() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog AS $fn$
+DECLARE
+  profile_name text;
+  checked_by text;
+BEGIN
+  SELECT p.name INTO profile_name FROM paydesk.profiles p
+   WHERE p.id = NEW.profile_id AND p.payout_four_eyes;
+  IF NOT FOUND THEN
+    RETURN NEW;
+  END IF;
+  SELECT c.operator INTO checked_by FROM paydesk.journal c
+   WHERE c.profile_id = NEW.profile_id AND c.operation = 'PAYOUT_V4_CHECK' AND c.orderid = NEW.target_orderid
+   ORDER BY c.id LIMIT 1;
+  IF checked_by IS NOT DISTINCT FROM session_user THEN
+    RAISE EXCEPTION 'You (%) checked this payout, and the profile "%" wants payouts paid by someone other than who checked them. Ask another finance colleague to pay it.',
+      session_user, profile_name USING ERRCODE = 'PD006';
+  END IF;
+  RETURN NEW;
+END
+$fn$;
+CREATE TRIGGER journal_four_eyes BEFORE INSERT ON paydesk.journal
+  FOR EACH ROW WHEN (NEW.operation = 'PAYOUT_V4_PAY')
+  EXECUTE FUNCTION paydesk.journal_four_eyes();
+$migration_4$;
+    INSERT INTO paydesk.schema_version (version, description) VALUES (4, 'four eyes on two-step payouts: paid by someone other than who checked it');
+    RAISE NOTICE 'migration 4: applied';
+  END IF;
+END
+$apply$;
+
 COMMIT;

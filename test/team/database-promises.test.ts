@@ -336,6 +336,73 @@ describe.skipIf(!withPostgres)('what the team database promises (real PostgreSQL
     });
   });
 
+  describe('four eyes on two-step payouts', () => {
+    /** A payout checked by `person` on `profile`, with the gateway's orderid: ready to pay. */
+    async function checkedPayout(person: 'ann' | 'bob', profile: string, orderId: string) {
+      const desk = harness.desk(person, 'Front-9');
+      const check = await desk.begin({
+        clientOrderId: `pd-check-${randomUUID()}`,
+        profileId: profile,
+        operator: person,
+        operation: 'PAYOUT_V4_CHECK',
+        amountMinor: 2510n,
+        currency: 'EUR',
+        fields: { amount: '25.10' },
+      });
+      await desk.finish(check.clientOrderId, { status: 'checked', orderId });
+    }
+    const pay = (person: 'ann' | 'bob', profile: string, orderId: string) =>
+      harness.desk(person, 'Front-9').begin({
+        clientOrderId: `pd-pay-${randomUUID()}`,
+        profileId: profile,
+        operator: person,
+        operation: 'PAYOUT_V4_PAY',
+        targetOrderId: orderId,
+        amountMinor: 2510n,
+        currency: 'EUR',
+        fields: { orderid: orderId },
+      });
+
+    it('refuses the pay to the login that checked it, whatever client, and lets a colleague pay', async () => {
+      const strict = `p-four-eyes-${randomUUID().slice(0, 8)}`;
+      await harness.addProfile(strict);
+      await ada.query('UPDATE paydesk.profiles SET payout_four_eyes = true WHERE id = $1', [
+        strict,
+      ]);
+      await checkedPayout('ann', strict, 'po-1');
+      const refused = await rejection(pay('ann', strict, 'po-1'));
+      expect(refused).toBeInstanceOf(StoreError);
+      expect(refused.message).toBe(
+        `You (ann) checked this payout, and the profile "Shop ${strict}" wants payouts paid by someone other than who checked them. Ask another finance colleague to pay it. Nothing was sent.`,
+      );
+      // psql gets the same refusal.
+      const direct = await refusal(
+        ann.query(
+          `INSERT INTO paydesk.journal (client_orderid, profile_id, desk, operation, target_orderid)
+           VALUES ('pd-psql-pay', $1, 'psql', 'PAYOUT_V4_PAY', 'po-1')`,
+          [strict],
+        ),
+      );
+      expect(direct.code).toBe(TEAM_ERRORS.fourEyes);
+      expect(await pay('bob', strict, 'po-1')).toMatchObject({ operator: 'bob' });
+      // Only an admin sets the rule.
+      expect(
+        (
+          await refusal(
+            ann.query('UPDATE paydesk.profiles SET payout_four_eyes = false WHERE id = $1', [
+              strict,
+            ]),
+          )
+        ).code,
+      ).toBe('42501');
+    });
+
+    it('lets the checker pay on a profile without the rule', async () => {
+      await checkedPayout('ann', PROFILE, 'po-2');
+      expect(await pay('ann', PROFILE, 'po-2')).toMatchObject({ operator: 'ann' });
+    });
+  });
+
   describe("the desks' own port", () => {
     it('refuses a not-received before the quarantine as a store that says when to ask again', async () => {
       const entry = await bobsRefund();

@@ -108,6 +108,12 @@ export function toTeamError(error: unknown, where: string, names: ConnectionName
     NETWORK_CODES.has(sqlState) ||
     (sqlState === '' && GONE_MESSAGES.some((m) => text.includes(m)));
   if (!isPg) return error;
+  // A rule of the team's own, said in the database's sentence.
+  if (sqlState === TEAM_ERRORS.fourEyes)
+    return new StoreError('NOT_ALLOWED', `${text} Nothing was sent.`, {
+      cause: error,
+      sqliteCode: `PG_${sqlState}`,
+    });
   const advised = connectionAdvice(sqlState, text, where, names, error);
   if (advised) return advised;
   const mapped = codeOf(sqlState, text);

@@ -1,7 +1,7 @@
-// Team schema migration 3: the desks' rules for closing an entry, held by the database for
-// anyone connected with a team login, whatever client they use (psql included). Kept apart from
-// migrations.ts only for length; it is one of PG_MIGRATIONS and, like them, never edited once
-// shipped.
+// Team schema migrations 3 and 4: the desks' rules for closing an entry, and four eyes on
+// two-step payouts, held by the database for anyone connected with a team login, whatever client
+// they use (psql included). Kept apart from migrations.ts only for length; they are of
+// PG_MIGRATIONS and, like them, never edited once shipped.
 //
 // What migrations 1 and 2 left open to a finance login with plain SQL, and how it is closed:
 // - an entry closed without a trace (`UPDATE ... SET state = 'refused'` on another desk's
@@ -218,4 +218,39 @@ BEGIN
   RETURN NEW;
 END
 $fn$;
+`;
+
+export const MIGRATION_4_DESCRIPTION =
+  'four eyes on two-step payouts: paid by someone other than who checked it';
+
+// The per-profile rule, on the shared profile an admin edits; the journal refuses, for anyone,
+// a pay of a payout whose check the same login wrote (PD006). A check made outside Paydesk has
+// no entry to compare with, and is not refused here.
+export const MIGRATION_4_SQL = `
+ALTER TABLE paydesk.profiles ADD COLUMN payout_four_eyes boolean NOT NULL DEFAULT false;
+
+CREATE FUNCTION paydesk.journal_four_eyes() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog AS $fn$
+DECLARE
+  profile_name text;
+  checked_by text;
+BEGIN
+  SELECT p.name INTO profile_name FROM paydesk.profiles p
+   WHERE p.id = NEW.profile_id AND p.payout_four_eyes;
+  IF NOT FOUND THEN
+    RETURN NEW;
+  END IF;
+  SELECT c.operator INTO checked_by FROM paydesk.journal c
+   WHERE c.profile_id = NEW.profile_id AND c.operation = 'PAYOUT_V4_CHECK' AND c.orderid = NEW.target_orderid
+   ORDER BY c.id LIMIT 1;
+  IF checked_by IS NOT DISTINCT FROM session_user THEN
+    RAISE EXCEPTION 'You (%) checked this payout, and the profile "%" wants payouts paid by someone other than who checked them. Ask another finance colleague to pay it.',
+      session_user, profile_name USING ERRCODE = 'PD006';
+  END IF;
+  RETURN NEW;
+END
+$fn$;
+CREATE TRIGGER journal_four_eyes BEFORE INSERT ON paydesk.journal
+  FOR EACH ROW WHEN (NEW.operation = 'PAYOUT_V4_PAY')
+  EXECUTE FUNCTION paydesk.journal_four_eyes();
 `;

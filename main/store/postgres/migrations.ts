@@ -16,7 +16,12 @@
 // Secrets never come here: a profile holds the public parts (base URL, endpoint, login, the
 // key's fingerprint); control keys and private keys stay in each desk's OS keychain.
 
-import { MIGRATION_3_DESCRIPTION, MIGRATION_3_SQL } from './migration-rules';
+import {
+  MIGRATION_3_DESCRIPTION,
+  MIGRATION_3_SQL,
+  MIGRATION_4_DESCRIPTION,
+  MIGRATION_4_SQL,
+} from './migration-rules';
 
 export const SCHEMA = 'paydesk';
 export const GROUP_ROLES = ['paydesk_support', 'paydesk_finance', 'paydesk_admin'] as const;
@@ -36,6 +41,8 @@ export const TEAM_ERRORS = {
   tooEarly: 'PD004',
   /** A change of an entry's state without its answer recorded in the same transaction. */
   unanswered: 'PD005',
+  /** A pay of a payout by the login that checked it, on a profile with four eyes. */
+  fourEyes: 'PD006',
 } as const;
 
 /** Serialises concurrent `team:init` runs (two-key advisory lock: 'PDSK', 0). */
@@ -479,4 +486,5 @@ GRANT EXECUTE ON FUNCTION paydesk.upload_local_entries(text, jsonb) TO paydesk_f
 `,
   },
   { version: 3, description: MIGRATION_3_DESCRIPTION, sql: MIGRATION_3_SQL },
+  { version: 4, description: MIGRATION_4_DESCRIPTION, sql: MIGRATION_4_SQL },
 ];

@@ -222,4 +222,8 @@ export const MIGRATIONS: readonly string[] = [
     finished_at TEXT NOT NULL
   );
   `,
+  // 10: four eyes on two-step payouts, per profile: paid by someone other than who checked it.
+  `
+  ALTER TABLE profiles ADD COLUMN payout_four_eyes INTEGER NOT NULL DEFAULT 0 CHECK (payout_four_eyes IN (0, 1));
+  `,
 ];
