@@ -373,7 +373,7 @@ describe.skipIf(!withPostgres)('what the team database promises (real PostgreSQL
       const refused = await rejection(pay('ann', strict, 'po-1'));
       expect(refused).toBeInstanceOf(StoreError);
       expect(refused.message).toBe(
-        `You (ann) checked this payout, and the profile "Shop ${strict}" wants payouts paid by someone other than who checked them. Ask another finance colleague to pay it. Nothing was sent.`,
+        `You (ann) checked this payout, and the profile "Shop ${strict}" wants payouts paid by someone other than who checked them. Ask another finance colleague to pay it.`,
       );
       // psql gets the same refusal.
       const direct = await refusal(

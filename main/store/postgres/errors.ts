@@ -108,9 +108,10 @@ export function toTeamError(error: unknown, where: string, names: ConnectionName
     NETWORK_CODES.has(sqlState) ||
     (sqlState === '' && GONE_MESSAGES.some((m) => text.includes(m)));
   if (!isPg) return error;
-  // A rule of the team's own, said in the database's sentence.
+  // A rule of the team's own, said in the database's sentence (the action path adds that
+  // nothing was sent: the pay's entry was refused before its request could leave).
   if (sqlState === TEAM_ERRORS.fourEyes)
-    return new StoreError('NOT_ALLOWED', `${text} Nothing was sent.`, {
+    return new StoreError('NOT_ALLOWED', text, {
       cause: error,
       sqliteCode: `PG_${sqlState}`,
     });
