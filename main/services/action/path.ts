@@ -33,7 +33,8 @@ import {
 } from '../../store/journal/port';
 import type { Profile } from '../../store/profiles/profile';
 import type { Connections } from '../connection';
-import { markNothingSent, ServiceError } from '../errors';
+import { AuthError, provablyNotSent, ValidationError } from '../../gateway/errors';
+import { markDelivery, markNothingSent, ServiceError } from '../errors';
 import { InFlight, type InFlightOptions } from './in-flight';
 import { ACTION_OF_OPERATION } from './journal-action';
 
@@ -148,13 +149,23 @@ export class ActionPath {
     if ('resume' in begun) {
       const written = await this.sendIfWrittenHere(begun.resume, call);
       if (written) return written;
-      return this.resume(begun.resume, call);
+      try {
+        return await this.resume(begun.resume, call);
+      } catch (error) {
+        // The action id is already in the journal: its request may have left on an earlier
+        // try, so nothing said now (a status call refused, a timeout) may call it unsent.
+        throw markDelivery(error, 'may-have-reached');
+      }
     }
     this.options.onEntryChanged?.(begun.entry);
-    return {
-      entry: await this.inFlight.send(begun.client, begun.entry, begun.decided),
-      replayed: false,
-    };
+    try {
+      return {
+        entry: await this.inFlight.send(begun.client, begun.entry, begun.decided),
+        replayed: false,
+      };
+    } catch (error) {
+      throw markDelivery(error, deliveryOfSend(error));
+    }
   }
 
   /**
@@ -269,7 +280,7 @@ export class ActionPath {
     if (existing.state !== 'sending' || existing.leaseOwner !== this.inFlight.owner)
       return undefined;
     const mismatch = call.mismatch?.(existing);
-    if (mismatch) throw new ServiceError('ACTION_MISMATCH', mismatch);
+    if (mismatch) throw markNothingSent(new ServiceError('ACTION_MISMATCH', mismatch));
     try {
       // Renewed before it leaves, so no other desk takes it for abandoned meanwhile.
       await this.journal.lease(existing.clientOrderId, this.inFlight.lease());
@@ -278,10 +289,14 @@ export class ActionPath {
       throw markNothingSent(error);
     }
     this.options.onEntryChanged?.(existing);
-    return {
-      entry: await this.inFlight.send(unsent.client, existing, unsent.prepared),
-      replayed: false,
-    };
+    try {
+      return {
+        entry: await this.inFlight.send(unsent.client, existing, unsent.prepared),
+        replayed: false,
+      };
+    } catch (error) {
+      throw markDelivery(error, deliveryOfSend(error));
+    }
   }
 
   /** A retry with a client_orderid already in the journal: the same action, never sent again. */
@@ -291,7 +306,8 @@ export class ActionPath {
       (existing.profileId !== call.profileId
         ? 'This action id was used with another profile; open a new action.'
         : undefined);
-    if (mismatch) throw new ServiceError('ACTION_MISMATCH', mismatch);
+    // This try sent nothing: the id names another action, which is left as it is.
+    if (mismatch) throw markNothingSent(new ServiceError('ACTION_MISMATCH', mismatch));
     return this.inFlight.resume(existing);
   }
 
@@ -323,4 +339,11 @@ export class ActionPath {
   close(): Promise<void> {
     return this.inFlight.close();
   }
+}
+
+/** What a failed first send of a written-ahead request says about it. */
+function deliveryOfSend(error: unknown) {
+  if (error instanceof ValidationError || error instanceof AuthError) return 'gateway-refused';
+  if (provablyNotSent(error)) return 'nothing-sent';
+  return 'may-have-reached';
 }

@@ -222,7 +222,14 @@ export const MIGRATIONS: readonly string[] = [
     finished_at TEXT NOT NULL
   );
   `,
-  // 10: four eyes on two-step payouts, per profile: paid by someone other than who checked it.
+  // 10: a batch keeps its file's header and each line's cells as given (card data already taken
+  // out), so its result file gives the shop back its own columns (services/batch/csv.ts). JSON
+  // arrays of text; NULL for batches stored before.
+  `
+  ALTER TABLE batches ADD COLUMN header TEXT;
+  ALTER TABLE batch_rows ADD COLUMN cells TEXT;
+  `,
+  // 11: four eyes on two-step payouts, per profile: paid by someone other than who checked it.
   `
   ALTER TABLE profiles ADD COLUMN payout_four_eyes INTEGER NOT NULL DEFAULT 0 CHECK (payout_four_eyes IN (0, 1));
   `,
