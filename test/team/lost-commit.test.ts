@@ -99,7 +99,7 @@ describe.skipIf(!withPostgres)(
 
       arm();
       const lost = await refund(clientOrderId).catch((error: unknown) => error);
-      expect(toBridgeError(lost)).toMatchObject({ code: 'STORE', nothingSent: true });
+      expect(toBridgeError(lost)).toMatchObject({ code: 'STORE', delivery: 'nothing-sent' });
       expect(toBridgeError(lost).message).toMatch(
         /^Paydesk cannot reach the team journal's database/,
       );
