@@ -7,6 +7,7 @@ import { z } from 'zod';
 
 import { findCardData } from './card-data';
 import { sessionSchema, teamCalls } from './team-contract';
+import { FILTER_TIME_HINT, parseFilterTime } from './time';
 import {
   BROKEN_TEXT_MESSAGE,
   isWellFormedText,
@@ -67,6 +68,8 @@ export const profileInputSchema = z.object({
   endpointId: profileText(32, 'endpoint id').min(1, 'Enter the endpoint id.'),
   endpointKind: z.enum(['endpoint', 'group']).optional(),
   login: profileText(256, 'merchant login').min(1, 'Enter the merchant login.'),
+  /** Two-step payouts paid by someone other than who checked them. */
+  payoutFourEyes: z.boolean().optional(),
 });
 
 const profileViewSchema = z.object({
@@ -78,6 +81,7 @@ const profileViewSchema = z.object({
   endpointKind: z.enum(['endpoint', 'group']),
   login: z.string(),
   keyFingerprint: z.string().nullable(),
+  payoutFourEyes: z.boolean(),
   embedded: z.boolean(),
   hasControlKey: z.boolean(),
   hasPrivateKey: z.boolean(),
@@ -275,6 +279,12 @@ export const journalDetailSchema = z.object({
   ),
 });
 
+/** A journal filter's time: refused, saying how to write it, when it is not one. */
+const filterTime = (label: string) =>
+  text(40).refine((value) => parseFilterTime(value) !== undefined, {
+    message: `${label} is not a time: write ${FILTER_TIME_HINT}.`,
+  });
+
 export const journalFilterSchema = z
   .object({
     orderRef: text(128).optional(),
@@ -285,8 +295,8 @@ export const journalFilterSchema = z
     operation: text(64).optional(),
     action: text(64).optional(),
     profileId: text(128).optional(),
-    from: text(40).optional(),
-    to: text(40).optional(),
+    from: filterTime('From').optional(),
+    to: filterTime('To').optional(),
   })
   .strict();
 

@@ -42,6 +42,8 @@ export interface Desk {
   profileId: string;
   profileWithoutKey: string;
   path: ActionPath;
+  /** The desk's profiles and keychain, for a second person's action path on the same desk. */
+  connections: Connections;
   orders: OrderService;
   payouts: PayoutService;
   cards: CardService;
@@ -88,6 +90,7 @@ export async function openDesk(now?: () => Date): Promise<Desk> {
     profileId,
     profileWithoutKey,
     path,
+    connections,
     orders: new OrderService(db, port, connections, { operator: 'ann' }, path),
     payouts: new PayoutService(path),
     cards,

@@ -6,8 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { JournalFilter } from '../../main/store/journal/filter';
-import type { JournalPort, NewJournalEntry } from '../../main/store/journal/port';
+import {
+  JournalError,
+  type JournalPort,
+  type NewJournalEntry,
+} from '../../main/store/journal/port';
 import { journalAdapters, OPERATOR, type PortHarness } from '../support/journal-ports';
+import { rejection } from '../support/team';
 
 const adapters = journalAdapters('the journal filter parity tests on PostgreSQL');
 const postgres = adapters.find((a) => a.name === 'PostgreSQL')!;
@@ -184,6 +189,21 @@ describe.skipIf(postgres.skip)('the journal filter on SQLite and PostgreSQL', ()
         expect
           .soft({ store, name, ids: answer.page })
           .toEqual({ store, name, ids: FIELDS[name][1] });
+      }
+    }
+  });
+
+  it('refuses a from or to that is not a time, on both stores, with the same sentence', async () => {
+    for (const harness of opened) {
+      for (const [label, filter, value] of [
+        ['From', { from: 'yesterday' }, 'yesterday'],
+        ['To', { to: '2026-02-30' }, '2026-02-30'],
+      ] as const) {
+        const refused = await rejection(harness.port.search(filter, 0, 10));
+        expect(refused).toBeInstanceOf(JournalError);
+        expect(refused.message).toBe(
+          `The journal filter's ${label} (${value}) is not a time: write a date such as 2026-03-14, or a date and time such as 2026-03-14T09:30; without Z or an offset (+01:00) it is read in this desk's time zone.`,
+        );
       }
     }
   });

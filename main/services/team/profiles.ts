@@ -188,7 +188,8 @@ export class TeamProfiles {
       clean.baseUrl === current.baseUrl &&
       clean.endpointId === current.endpointId &&
       (clean.endpointKind ?? 'endpoint') === current.endpointKind &&
-      clean.login === current.login;
+      clean.login === current.login &&
+      (clean.payoutFourEyes ?? false) === current.payoutFourEyes;
     if (same) return current;
     const info = this.mirror.info(id);
     if (clean.environment !== current.environment && info?.teamKeyFingerprint)

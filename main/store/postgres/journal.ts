@@ -42,6 +42,7 @@ import {
 import { filterConditions, IN_FLIGHT_SQL, whereOf } from '../journal/filter';
 import { entryOfRow, type JournalRow } from '../journal/row';
 import { redactFields } from '../journal/redact';
+import type { ConnectionNames } from './advice';
 import { toTeamError } from './errors';
 import { OrderBusyError, withOrderLock, type OrderRef } from './order-lock';
 
@@ -50,6 +51,8 @@ export interface PgJournalOptions {
   desk: string;
   /** The server, for messages ("PostgreSQL at db.example.com:5432"). */
   where: string;
+  /** The login and database this desk connects with, for what-to-fix sentences (advice.ts). */
+  names?: ConnectionNames;
   /**
    * How long a claim waits for another desk holding the order before it is refused naming them
    * (default 2 s: a desk holds an order only for its decision and write-ahead, or to record an
@@ -86,7 +89,7 @@ export class PgJournal implements JournalPort {
     try {
       return await work();
     } catch (error) {
-      throw toTeamError(error, this.options.where);
+      throw toTeamError(error, this.options.where, this.options.names);
     }
   }
 
@@ -103,7 +106,7 @@ export class PgJournal implements JournalPort {
     try {
       return await work(client);
     } catch (error) {
-      const mapped = toTeamError(error, this.options.where);
+      const mapped = toTeamError(error, this.options.where, this.options.names);
       if (mapped instanceof StoreError && mapped.code === 'UNREACHABLE') lost ??= error as Error;
       throw error;
     } finally {

@@ -229,4 +229,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE batches ADD COLUMN header TEXT;
   ALTER TABLE batch_rows ADD COLUMN cells TEXT;
   `,
+  // 11: four eyes on two-step payouts, per profile: paid by someone other than who checked it.
+  `
+  ALTER TABLE profiles ADD COLUMN payout_four_eyes INTEGER NOT NULL DEFAULT 0 CHECK (payout_four_eyes IN (0, 1));
+  `,
 ];

@@ -151,17 +151,18 @@ export class TeamMirror {
     this.db
       .prepare(
         `INSERT INTO profiles (id, name, environment, base_url, endpoint_id, endpoint_kind, login,
-           key_fingerprint, embedded, created_at, updated_at, team_role, team_key_fingerprint, team_updated_by)
-         VALUES (@id, @name, @environment, @baseUrl, @endpointId, @endpointKind, @login, NULL, 0,
-           @createdAt, @updatedAt, 'shared', @keyFingerprint, @updatedBy)
+           key_fingerprint, payout_four_eyes, embedded, created_at, updated_at, team_role,
+           team_key_fingerprint, team_updated_by)
+         VALUES (@id, @name, @environment, @baseUrl, @endpointId, @endpointKind, @login, NULL,
+           @payoutFourEyes, 0, @createdAt, @updatedAt, 'shared', @keyFingerprint, @updatedBy)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, environment = excluded.environment,
            base_url = excluded.base_url, endpoint_id = excluded.endpoint_id,
            endpoint_kind = excluded.endpoint_kind, login = excluded.login,
-           updated_at = excluded.updated_at, team_role = 'shared', team_profile_id = NULL,
+           payout_four_eyes = excluded.payout_four_eyes, updated_at = excluded.updated_at, team_role = 'shared', team_profile_id = NULL,
            team_key_fingerprint = excluded.team_key_fingerprint,
            team_updated_by = excluded.team_updated_by`,
       )
-      .run(profile);
+      .run({ ...profile, payoutFourEyes: profile.payoutFourEyes ? 1 : 0 });
   }
 
   /** Renames a local profile (or a parked mirror) holding the shared profile's name. */

@@ -23,6 +23,7 @@ const profile: ProfileView = {
   endpointKind: 'endpoint',
   login: 'demo',
   keyFingerprint: null,
+  payoutFourEyes: false,
   embedded: true,
   hasControlKey: true,
   hasPrivateKey: true,

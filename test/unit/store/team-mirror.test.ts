@@ -30,6 +30,7 @@ function shared(id: string, name: string, extra: Partial<SharedProfile> = {}): S
     endpointKind: 'endpoint',
     login: 'shop',
     keyFingerprint: null,
+    payoutFourEyes: false,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-02T00:00:00.000Z',
     updatedBy: 'ada',

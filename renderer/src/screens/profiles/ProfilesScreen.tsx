@@ -128,6 +128,12 @@ function ProfileCard({
         <dd className="mono">{profile.endpointId}</dd>
         <dt>Merchant login</dt>
         <dd className="mono">{profile.login}</dd>
+        <dt>Two-step payouts</dt>
+        <dd>
+          {profile.payoutFourEyes
+            ? 'four eyes: paid by someone other than who checked them'
+            : 'checked and paid by anyone in finance'}
+        </dd>
         <dt>Control key</dt>
         <dd>
           {profile.hasControlKey ? (
