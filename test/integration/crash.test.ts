@@ -18,8 +18,8 @@ import { openDatabase } from '../../main/store/sqlite/database';
 import { Journal } from '../../main/store/sqlite/journal';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
+import { CONTROL_KEY } from '../support/samples';
 
-const CONTROL_KEY = 'C0FFEE00-1111-2222-3333-444455556666';
 let dir: string;
 let sandbox: Sandbox;
 
@@ -65,11 +65,12 @@ it('reconciles a refund whose process died before the answer, without sending it
     [
       '--import',
       'tsx',
-      join(import.meta.dirname, 'fixtures', 'refund-then-die.ts'),
+      join(import.meta.dirname, '..', 'support', 'fixtures', 'refund-then-die.ts'),
       file,
       profileId,
       saleId,
       clientOrderId,
+      '3.00',
     ],
     {
       env: { ...process.env, PAYDESK_TEST_CONTROL_KEY: CONTROL_KEY },

@@ -21,8 +21,8 @@ import { openDatabase, type Db } from '../../main/store/sqlite/database';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
+import { CONTROL_KEY } from '../support/samples';
 
-const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
 const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
 const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 

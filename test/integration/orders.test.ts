@@ -19,8 +19,8 @@ import { Journal } from '../../main/store/sqlite/journal';
 import { syncFile } from '../../main/store/sqlite/durability';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
+import { CONTROL_KEY } from '../support/samples';
 
-const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
 const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
 
 let dir: string;

@@ -18,8 +18,9 @@ import type { JournalPort } from '../../main/store/journal/port';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { SHOP } from '../support/shop';
+import { CONTROL_KEY } from '../support/samples';
 
-export const CONTROL_KEY = 'D00DFEED-1111-2222-3333-444455556666';
+export { CONTROL_KEY };
 
 /** Both switches of a gateway that forgives nothing, on top of any other misbehaviour. */
 export function unforgiving(
@@ -121,17 +122,6 @@ export function reversalsOf(sandbox: Sandbox, orderId: string) {
   return sandbox
     .orders(SHOP.endpointId)
     .filter((o) => o.kind === 'reversal' && o.parentOrderId === orderId);
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `check` holds, polling; bounded. */
-export async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 /** One line a reader sees without reading the tests: tried and held. */

@@ -23,8 +23,7 @@ import type { JournalPort } from '../../main/store/journal/port';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { SHOP } from './shop';
-
-export const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
+import { CONTROL_KEY } from './samples';
 
 let sharedKey: Promise<KeyMaterial> | undefined;
 /** One RSA-2048 key per test file: generating one is the slow part. */

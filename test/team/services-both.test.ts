@@ -18,11 +18,10 @@ import {
   type ServiceDesk,
   type ServiceStore,
 } from '../support/service-stores';
-import { CARD_PAYOUT } from '../support/samples';
+import { CARD_PAYOUT, CONTROL_KEY } from '../support/samples';
 import { approvedOrder, SHOP, shopClient } from '../support/shop';
 
 const withPostgres = postgresForTests('the service tests on PostgreSQL');
-const CONTROL_KEY = 'C0FFEE00-1111-2222-3333-444455556666';
 const FORGIVE_NOTHING = { noDedupe: true };
 
 let sandbox: Sandbox;
