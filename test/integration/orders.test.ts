@@ -11,15 +11,14 @@ import type { GatewayClient } from '../../main/gateway/client';
 import { TransportError } from '../../main/gateway/errors';
 import type { Sandbox } from '../../main/sandbox';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
-import { MemorySecretStore } from '../../main/secrets';
-import { Connections } from '../../main/services/connection';
-import { OrderService } from '../../main/services/orders/orders';
+import type { OrderService } from '../../main/services/orders/orders';
 import { openDatabase, type Db } from '../../main/store/sqlite/database';
 import { Journal } from '../../main/store/sqlite/journal';
 import { syncFile } from '../../main/store/sqlite/durability';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { CONTROL_KEY } from '../support/samples';
+import { orderDesk } from '../support/order-desk';
 
 const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
 
@@ -33,18 +32,8 @@ let direct: GatewayClient;
 
 /** `syncWal`: how the journal's WAL is synced to disk (SqliteJournalPort's option). */
 async function newService(syncWal?: (path: string) => Promise<void>): Promise<OrderService> {
-  const secrets = new MemorySecretStore();
-  await secrets.set(profileId, 'control-key', CONTROL_KEY);
-  const profiles = new Profiles(db);
-  return new OrderService(
-    db,
-    new SqliteJournalPort(db, journal, syncWal ? { syncWal } : {}),
-    new Connections(profiles, secrets),
-    {
-      operator: 'ann',
-      wait: fast,
-    },
-  );
+  const port = new SqliteJournalPort(db, journal, syncWal ? { syncWal } : {});
+  return (await orderDesk(db, port, { profileId, wait: fast })).orders;
 }
 
 beforeEach(async () => {

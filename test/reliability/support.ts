@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import type { ClientOptions } from '../../main/gateway/client';
 import { startSandbox, type Sandbox } from '../../main/sandbox';
 import type { Misbehaviour } from '../../main/sandbox';
-import { MemorySecretStore } from '../../main/secrets';
-import { Connections, defaultClientFactory } from '../../main/services/connection';
-import { OrderService, type OrderServiceOptions } from '../../main/services/orders/orders';
+import { defaultClientFactory } from '../../main/services/connection';
+import type { OrderService, OrderServiceOptions } from '../../main/services/orders/orders';
 import { openDatabase, type Db } from '../../main/store/sqlite/database';
 import { Journal } from '../../main/store/sqlite/journal';
 import type { JournalPort } from '../../main/store/journal/port';
@@ -19,6 +18,7 @@ import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { SHOP } from '../support/shop';
 import { CONTROL_KEY } from '../support/samples';
+import { orderDesk } from '../support/order-desk';
 
 export { CONTROL_KEY };
 
@@ -88,16 +88,13 @@ export function createDesk(sandbox: Sandbox): Desk {
       const { timeoutMs, clientOptions, journal: makeJournal, ...rest } = options;
       const db = openDatabase(file);
       const journal = makeJournal ? makeJournal(db) : new Journal(db);
-      const secrets = new MemorySecretStore();
-      await secrets.set(profileId, 'control-key', CONTROL_KEY);
-      const connections = new Connections(
-        new Profiles(db),
-        secrets,
-        defaultClientFactory({ ...clientOptions, ...(timeoutMs ? { timeoutMs } : {}) }),
-      );
       const port = new SqliteJournalPort(db, journal);
-      const service = new OrderService(db, port, connections, {
-        operator: 'ann',
+      const { orders: service } = await orderDesk(db, port, {
+        profileId,
+        clientFactory: defaultClientFactory({
+          ...clientOptions,
+          ...(timeoutMs ? { timeoutMs } : {}),
+        }),
         wait: FAST_WAIT,
         quarantineMs: 3_000,
         ...rest,
