@@ -30,10 +30,16 @@ let service: OrderService;
 let profileId: string;
 let direct: GatewayClient;
 
-/** `syncWal`: how the journal's WAL is synced to disk (SqliteJournalPort's option). */
-async function newService(syncWal?: (path: string) => Promise<void>): Promise<OrderService> {
+/**
+ * `syncWal`: how the journal's WAL is synced to disk (SqliteJournalPort's option); `wait`: how
+ * the service follows an answer up (quickly by default).
+ */
+async function newService(
+  syncWal?: (path: string) => Promise<void>,
+  wait = fast,
+): Promise<OrderService> {
   const port = new SqliteJournalPort(db, journal, syncWal ? { syncWal } : {});
-  return (await orderDesk(db, port, { profileId, wait: fast })).orders;
+  return (await orderDesk(db, port, { profileId, wait })).orders;
 }
 
 beforeEach(async () => {
@@ -286,6 +292,10 @@ describe('capture, cancel and void', () => {
 describe('start after a crash', () => {
   it('reconciles an entry left in flight by status, without a second request', async () => {
     const orderId = await approvedOrder(direct, 'SALE', '10.00');
+    // A process that dies before it asks: its follow-up would come only after the crash, so
+    // however long this machine takes to get to the restart, the entry is still in flight then.
+    await service.close();
+    service = await newService(undefined, { delayAfter: () => 60_000, giveUpAfterMs: 120_000 });
     const { clientOrderId } = service.openAction();
     await refundWithLostAnswer(orderId, clientOrderId, '1.00');
     await service.close();

@@ -85,7 +85,9 @@ describe.each([
       const saleId = await sale('10.00');
       sandbox.misbehave({
         ...FORGIVE_NOTHING,
-        visibilityDelayMs: 300,
+        // Longer than this machine may take between the lost answer and the check below: the
+        // background follow-up meanwhile hears "no record", so the entry stays unknown.
+        visibilityDelayMs: 1_500,
         dropAnswerShare: 1,
         operations: ['RETURN'],
       });
