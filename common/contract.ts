@@ -8,23 +8,14 @@ import { z } from 'zod';
 import { findCardData } from './card-data';
 import { sessionSchema, teamCalls } from './team-contract';
 import { FILTER_TIME_HINT, parseFilterTime } from './time';
-import {
-  BROKEN_TEXT_MESSAGE,
-  isWellFormedText,
-  ORDERID_MESSAGE,
-  unsafeTextMessage,
-} from './text-rules';
+import { ORDERID_MESSAGE, unsafeTextMessage } from './text-rules';
+import { str } from './text-schema';
 
 // Plain words and rules main uses too, kept apart from the zod schemas so that main's start does
 // not build every schema of the contract to read one sentence.
 export { ORDERID_MESSAGE } from './text-rules';
 export { JOURNAL_ACTIONS, actionLabel, type JournalAction } from './journal-actions';
 
-/**
- * Every text a call takes: well-formed UTF-16, so nothing downstream (encodeURIComponent, the
- * signature, SQLite) meets a lone surrogate. Request schemas build their strings from this.
- */
-const str = () => z.string().refine(isWellFormedText, BROKEN_TEXT_MESSAGE);
 const id = str().trim().min(1).max(128);
 const text = (max: number) => str().max(max);
 /**
@@ -688,13 +679,10 @@ export const contract = {
     openAction: call(empty, z.object({ clientOrderId: z.string() })),
     /** Copies the 3-D Secure address of an order waiting for it, from main (no clipboard in the renderer). */
     copyThreeDsAddress: call(z.object({ profileId: id, orderid: id }).strict(), z.null()),
-    capture: call(
-      actionRequestSchema,
-      z.object({ entry: journalRowSchema, replayed: z.boolean() }),
-    ),
-    void: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
-    refund: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
-    cancel: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
+    capture: call(actionRequestSchema, actionResultSchema),
+    void: call(actionRequestSchema, actionResultSchema),
+    refund: call(actionRequestSchema, actionResultSchema),
+    cancel: call(actionRequestSchema, actionResultSchema),
   },
   payouts: {
     /** One step (v2 PAYOUT): paid at once. */

@@ -4,9 +4,8 @@
 
 import { z } from 'zod';
 
-import { BROKEN_TEXT_MESSAGE, isWellFormedText, unsafeTextMessage } from './text-rules';
-
-const str = () => z.string().refine(isWellFormedText, BROKEN_TEXT_MESSAGE);
+import { unsafeTextMessage } from './text-rules';
+import { str } from './text-schema';
 const field = (max: number, label: string, empty: string) =>
   str()
     .max(max, `The ${label} is at most ${max} characters.`)

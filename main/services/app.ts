@@ -328,7 +328,7 @@ async function startEmbeddedSandbox(
   controlKey ??= randomUUID().toUpperCase();
   // The sandbox's own key, made and read with node:crypto alone (keys/native.ts). A new one (the
   // first start's, or a start's that finds the profile without one) is not on the way to ready:
-  // 100-300 ms of CPU on libuv's pool, begun once start has returned so it does not take a core
+  // made on libuv's pool, begun once start has returned so it does not take a core
   // from start's own work, and attached when made (KeyService.attachWhenMade: the sandbox learns
   // it, then the keychain keeps it, then the database its fingerprint). Whatever needs the key
   // waits for all three (PendingKeys). A start that ended before then leaves a profile without

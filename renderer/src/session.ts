@@ -1,5 +1,5 @@
 // What this person may do here, for the screens to show only that: on the desk's own journal
-// everything (as before team mode); on a team journal what their Paydesk group allows (support
+// everything (no one else shares it); on a team journal what their Paydesk group allows (support
 // looks up, finance moves money, admins change profiles and keys). The screen is the courtesy,
 // the database the guard: when it refuses anyway, the screen shows its sentence. A read-only
 // local database allows neither, for the same reason: nothing may be sent that the journal

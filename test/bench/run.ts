@@ -1,10 +1,10 @@
-// `npm run bench`: measures every figure of issue 13's table against its reference in the same
+// `npm run bench`: measures every figure of the table of targets against its reference in the same
 // run (interleaved repetitions, medians) and prints project, reference, ratio and target,
 // marking the targets missed. A measurement, not a test: it exits 0 when targets are missed.
 //
 //   npm run bench                         short run (journal of 100,000 entries)
 //   npm run bench -- --full               the 1,000,000-entry journal
-//   npm run bench -- --only 1,6           some rows (numbers of the issue's table; x = extras)
+//   npm run bench -- --only 1,6           some rows (the table's numbers; x = extras)
 //   npm run bench -- --write docs/performance.md
 
 import { cpus, loadavg } from 'node:os';
@@ -100,10 +100,12 @@ if (values.write) {
   const markdown = [
     '# Performance',
     '',
-    'Measured by `npm run bench` (test/bench/run.ts): every figure of issue 13 against a reference',
-    'measured in the same run, interleaved (project, reference, project, ...), several repetitions,',
-    'medians. Ratios are project / reference. Regenerate with',
-    `\`npm run bench -- ${full ? '--full ' : ''}--write docs/performance.md\`.`,
+    'Measured by `npm run bench` (test/bench/run.ts): every figure with a target, against a',
+    'reference measured in the same run, interleaved (project, reference, project, ...), several',
+    'repetitions, medians. Ratios are project / reference. Regenerate with',
+    `\`npm run bench -- ${full ? '--full ' : ''}--write docs/performance.md\`: the table, its run and "How each figure is`,
+    'measured" are written by the bench; "What limits each figure" is kept by hand. History (what a',
+    'change gained, what was tried) is in the commit messages, not here.',
     '',
     `- Date: ${date}`,
     `- Machine: ${machine}`,
@@ -123,19 +125,15 @@ if (values.write) {
 }
 
 /**
- * The sections of the file written before (earlier runs, what a round changed: kept by hand),
- * each ending in a blank line; the old "How each figure is measured" goes, this run writes its own.
+ * The sections of the file kept by hand ("What limits each figure"), each ending in a blank line.
+ * The table and "How each figure is measured" are this run's; the run it replaces is not kept:
+ * the file describes the code as it is, and a change is compared in one run against the code
+ * before it.
  */
 function handKeptSections(file: string): string[] {
   if (!existsSync(file)) return [];
-  const [top = '', ...sections] = readFileSync(file, 'utf8').split(/^(?=## )/m);
-  // The run this one replaces stays below it, so a round's before and after can be compared.
-  const previous = top.slice(top.indexOf('- Date:')).trimEnd();
-  const kept = top.includes('- Date:')
-    ? [`## The previous run (before the one above)\n\n${previous}\n`]
-    : [];
-  return kept
-    .concat(sections)
+  const [, ...sections] = readFileSync(file, 'utf8').split(/^(?=## )/m);
+  return sections
     .filter((section) => !section.startsWith('## How each figure is measured'))
     .map((section) => `${section.trimEnd()}\n`);
 }

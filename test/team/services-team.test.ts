@@ -22,22 +22,12 @@ import { withOrderLock } from '../../main/store/postgres/order-lock';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import { postgresStore, type TeamStore } from '../support/service-stores';
 import { approvedOrder, SHOP, shopClient } from '../support/shop';
+import { CONTROL_KEY } from '../support/samples';
+import { sleep, until } from '../support/wait';
 
 const withPostgres = postgresForTests('the team service tests');
-const CONTROL_KEY = 'BEEF0000-1111-2222-3333-444455556666';
 const FORGIVE_NOTHING = { noDedupe: true };
 const ROUNDS = 6;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `check` holds, polling every 25 ms; bounded. */
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)', () => {
   let sandbox: Sandbox;

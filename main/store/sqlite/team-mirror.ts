@@ -4,7 +4,7 @@
 // after an admin's change (main/services/team/profiles.ts). On a team (docs/team.md):
 // - a shared profile is a row with team_role 'shared' and the shared id, the id the team journal
 //   references; key_fingerprint stays this desk's own key, team_key_fingerprint is the team's;
-// - the built-in Sandbox stays a local training profile, listed as before;
+// - the built-in Sandbox stays a local training profile, listed as on a desk of its own;
 // - every other local profile is set aside (team_role 'set-aside'): kept with its journal and
 //   keychain entries, not listed; team_profile_id names the shared profile with the same gateway
 //   identity (base URL, endpoint id, login), if there is one;

@@ -9,6 +9,7 @@ import { buildRequest, type Credentials } from '../../../main/gateway/request';
 import { rsaPrivateKeyPem } from '../lib/keys';
 import type { BenchLine, BenchRow } from '../lib/report';
 import { interleave, median, ms, num, ratio, timeLoop } from '../lib/stats';
+import { CONTROL_KEY } from '../../support/samples';
 
 const REPS = 3;
 const PROJECT_MS = 1_000;
@@ -33,7 +34,7 @@ function credentialsWithKey(bits: number): Credentials {
     baseUrl: 'https://gate.example.com/paynet',
     endpointId: '1111',
     login: 'merchantlogin',
-    controlKey: 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20',
+    controlKey: CONTROL_KEY,
     privateKeyPem: rsaPrivateKeyPem(bits),
   };
 }
