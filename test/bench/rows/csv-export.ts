@@ -33,6 +33,7 @@ export const csvExportRow: BenchRow = {
         REPS,
         () => child('export'),
         () => child('raw'),
+        { figureOf: (r) => r.elapsedMs },
       );
       const pick = (side: ExportFigures[], key: keyof ExportFigures) =>
         median(side.map((r) => r[key]));
