@@ -7,8 +7,9 @@
 //   npm run bench -- --only 1,6           some rows (the table's numbers; x = extras)
 //   npm run bench -- --write docs/performance.md
 
-import { cpus, loadavg } from 'node:os';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { closeJournalFixture } from './lib/journal-fixture';
@@ -52,6 +53,14 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 const loadBefore = load();
+const oneMinute = () => loadavg()[0]?.toFixed(2) ?? '?';
+
+// Every fixture of this run (journals, data folders, caches, children's) in a folder of its
+// own: os.tmpdir() reads TMPDIR at each call, and children inherit it. Two runs side by side
+// never see, nor delete, each other's files.
+const runDir = mkdtempSync(join(tmpdir(), 'paydesk-bench-run-'));
+process.env.TMPDIR = runDir;
+process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
 const started = performance.now();
 const log = (message: string) =>
   process.stderr.write(
@@ -64,7 +73,9 @@ log(
 const lines: BenchLine[] = [];
 for (const row of ROWS) {
   if (only && !row.id.split(',').some((id) => only.includes(id))) continue;
-  log(`row ${row.id}: ${row.title}`);
+  const rowLoad = oneMinute();
+  log(`row ${row.id}: ${row.title}; load average ${load()}`);
+  const at = lines.length;
   try {
     lines.push(...(await row.run({ full, journalEntries, log })));
   } catch (error) {
@@ -78,6 +89,10 @@ for (const row of ROWS) {
       note: `the row failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     });
   }
+  // The 1-minute load average as the row began and as it ended: a figure measured at load 8
+  // is not the figure of a quiet machine.
+  const loadOfRow = `${rowLoad} -> ${oneMinute()}`;
+  for (const line of lines.slice(at)) line.load = loadOfRow;
 }
 closeJournalFixture();
 const seconds = (performance.now() - started) / 1000;

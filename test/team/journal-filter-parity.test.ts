@@ -142,18 +142,33 @@ const FILTERS: JournalFilter[] = [
   { email: 'buyer@example.com', operation: 'capture', profileId: SHOP, from: '2026-03-02' },
 ];
 
-/** What a store's journal shows for each filter: the page, its total, and the export's order. */
+/**
+ * What a store's journal shows for each filter: the page, its total, the export's order, and
+ * the pages of two at every offset (PostgreSQL counts the older half from the oldest).
+ */
 async function answers(journal: JournalPort) {
-  const out: { filter: JournalFilter; page: string[]; total: number; exported: string[] }[] = [];
+  const out: {
+    filter: JournalFilter;
+    page: string[];
+    total: number;
+    exported: string[];
+    byTwo: string[][];
+  }[] = [];
   for (const filter of FILTERS) {
     const page = await journal.search(filter, 0, 100);
     const exported: string[] = [];
     for await (const entry of journal.iterate(filter)) exported.push(entry.clientOrderId);
+    const byTwo: string[][] = [];
+    for (let offset = 0; offset <= page.total; offset++) {
+      const two = await journal.search(filter, offset, 2);
+      byTwo.push(two.rows.map((e) => e.clientOrderId));
+    }
     out.push({
       filter,
       page: page.rows.map((e) => e.clientOrderId),
       total: page.total,
       exported,
+      byTwo,
     });
   }
   return out;
@@ -216,6 +231,7 @@ describe.skipIf(postgres.skip)('the journal filter on SQLite and PostgreSQL', ()
       expect.soft(pg[i]).toEqual(a);
       expect(a.exported).toEqual(a.page);
       expect(a.total).toBe(a.page.length);
+      expect(a.byTwo).toEqual(a.page.map((_, o) => a.page.slice(o, o + 2)).concat([[]]));
     }
   });
 });

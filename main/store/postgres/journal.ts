@@ -387,18 +387,30 @@ export class PgJournal implements JournalPort {
     return this.guard(() => forTarget(this.pool, orderId));
   }
 
+  /**
+   * One page, newest first. A page in the older half is counted from the oldest entry (and put
+   * newest first): OFFSET steps over every row before the page, so the last page of a million
+   * entries steps over none, not a million, and no page steps over more than half the matches.
+   */
   async search(filter: JournalFilter = {}, offset = 0, limit = 100): Promise<Page<JournalEntry>> {
     const { where, values } = whereClause(filter);
-    const total = await this.query<{ n: string }>(
+    const counted = await this.query<{ n: string }>(
       `SELECT COUNT(*) AS n FROM paydesk.journal ${where}`,
       values,
     );
+    const total = Number(counted.rows[0]?.n ?? 0);
+    const skip = Math.max(0, offset);
+    const take = Math.min(Math.max(1, Math.min(limit, 1000)), total - skip);
+    if (take <= 0) return { rows: [], total, offset, limit };
+    const older = total - skip - take; // matches older than the page
+    const fromOldest = older < skip;
     const { rows } = await this.query<JournalRow>(
-      `SELECT * FROM paydesk.journal ${where} ORDER BY id DESC
+      `SELECT * FROM paydesk.journal ${where} ORDER BY id ${fromOldest ? 'ASC' : 'DESC'}
        LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
-      [...values, Math.max(1, Math.min(limit, 1000)), Math.max(0, offset)],
+      [...values, take, fromOldest ? older : skip],
     );
-    return { rows: rows.map(entryOfRow), total: Number(total.rows[0]?.n ?? 0), offset, limit };
+    if (fromOldest) rows.reverse();
+    return { rows: rows.map(entryOfRow), total, offset, limit };
   }
 
   /**
