@@ -75,6 +75,7 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
                 running: true,
                 baseUrl: report.sandbox.baseUrl,
                 profileId: report.sandbox.profileId,
+                ...(report.sandbox.message ? { message: report.sandbox.message } : {}),
               }
             : { running: false, message: report.sandbox.message },
         };

@@ -67,8 +67,10 @@ export interface StartupReport {
   firstRun: boolean;
   /** Which journal this desk writes; a team journal that could not be used at start says why. */
   journal: StartupJournal['report'];
+  /** Running: `message` says when it could not keep its address (its port taken). */
   sandbox:
-    { running: true; baseUrl: string; profileId: string } | { running: false; message: string };
+    | { running: true; baseUrl: string; profileId: string; message?: string }
+    | { running: false; message: string };
 }
 
 const SANDBOX_LOGIN = 'paydesk-sandbox';
@@ -142,6 +144,7 @@ export class PaydeskServices {
       connections.forget(id),
     );
     if (opened.team) await joinTeamProfiles(teamProfiles, opened, log);
+    else if (opened.session.journal === 'local' && !store.fault) leftTeam(teamProfiles, log);
     let sandbox: Sandbox | undefined;
     const keys = new KeyService(
       profiles,
@@ -223,7 +226,12 @@ export class PaydeskServices {
           store: storeReport,
           firstRun: started.firstRun,
           journal: opened.report,
-          sandbox: { running: true, baseUrl: sandbox.baseUrl, profileId: started.profile.id },
+          sandbox: {
+            running: true,
+            baseUrl: sandbox.baseUrl,
+            profileId: started.profile.id,
+            ...(started.moved ? { message: started.moved } : {}),
+          },
         };
       } else {
         report = {
@@ -269,7 +277,9 @@ export class PaydeskServices {
       store,
       journal,
       opened,
-      new TeamSettingsService(options.dataDir, options.secrets, options.team),
+      new TeamSettingsService(options.dataDir, options.secrets, options.team ?? {}, () =>
+        teamProfiles.mirror.keptFromTeam(),
+      ),
       { profiles: teamProfiles, upload: new TeamUploadService(db, teamProfiles) },
       pendingKeys,
     );
@@ -303,17 +313,31 @@ async function registerWithSandbox(
   });
 }
 
+/** The port of a sandbox address on this computer (http://127.0.0.1:PORT/...), if it is one. */
+function loopbackPortOf(baseUrl: string): number | undefined {
+  try {
+    const url = new URL(baseUrl);
+    const port = Number(url.port);
+    return url.protocol === 'http:' && url.hostname === '127.0.0.1' && port > 0 ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The sandbox Paydesk runs itself. On the very first start (no profile at all) it makes the
  * "Sandbox" profile with a fresh control key and RSA key in the keychain; on every start it
- * runs the sandbox on a free loopback port with demo orders and points the profile at it.
+ * runs the sandbox with demo orders on the loopback port it had (a free one on the first start,
+ * or when another program took it) and points the profile at it.
  */
 async function startEmbeddedSandbox(
   options: StartOptions,
   profiles: Profiles,
   keys: KeyService,
   log: Logger,
-): Promise<{ sandbox: Sandbox; profile: Profile; firstRun: boolean } | { message: string }> {
+): Promise<
+  { sandbox: Sandbox; profile: Profile; firstRun: boolean; moved?: string } | { message: string }
+> {
   const all = profiles.list();
   let profile = all.find((p) => p.embedded);
   const firstRun = all.length === 0;
@@ -345,13 +369,30 @@ async function startEmbeddedSandbox(
   }
   const merchant = { login: SANDBOX_LOGIN, controlKey, endpointId: SANDBOX_ENDPOINT };
 
-  const sandbox = await startSandbox({
+  // The sandbox keeps its address across starts (the port its profile already names), so a
+  // profile copied from it keeps working; only a port taken by another program moves it.
+  const remembered = profile ? loopbackPortOf(profile.baseUrl) : undefined;
+  const sandboxOptions = {
     database: join(options.dataDir, 'sandbox.sqlite'),
     merchants: [stored ? { ...merchant, publicKeyPem: stored.publicKeySpkiPem } : merchant],
-    seed: 'demo',
+    seed: 'demo' as const,
     delayMs: options.sandboxDelayMs ?? 2_000,
-    log: (message) => log.log('warn', message),
-  });
+    log: (message: string) => log.log('warn', message),
+  };
+  let moved: string | undefined;
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({ ...sandboxOptions, port: remembered ?? 0 });
+  } catch (error) {
+    if (remembered === undefined || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE')
+      throw error;
+    sandbox = await startSandbox({ ...sandboxOptions, port: 0 });
+    moved = `The built-in sandbox could not keep its address: port ${remembered} on this computer is taken by another program, so it runs at ${sandbox.baseUrl} for now. The Sandbox profile follows it; a profile you copied from it still names port ${remembered}. Close the other program and restart Paydesk to get the old address back.`;
+    log.log('warn', 'The built-in sandbox moved to another port', {
+      from: remembered,
+      to: sandbox.port,
+    });
+  }
   try {
     if (!profile) {
       profile = profiles.create(
@@ -385,11 +426,26 @@ async function startEmbeddedSandbox(
           log.log('error', "The Sandbox profile's RSA key could not be made", { error });
         });
     }
-    return { sandbox, profile, firstRun };
+    return { sandbox, profile, firstRun, ...(moved ? { moved } : {}) };
   } catch (error) {
     await sandbox.close();
     throw error;
   }
+}
+
+/**
+ * A desk that left its team (Settings -> Stop using it, then this restart on its own journal)
+ * gets back what it had: its own profiles listed again under their names, the team's copies set
+ * aside with this desk's keys for them (team-mirror.ts). Done at the first local start, so a
+ * team.json removed by hand leaves the desk the same way.
+ */
+function leftTeam(teamProfiles: TeamProfiles, log: Logger): void {
+  if (!teamProfiles.mirror.hasTeamRows()) return;
+  const left = teamProfiles.leave();
+  log.log('info', "Left the team: this desk's own profiles are back", {
+    restored: left.restored.length,
+    keptFromTeam: left.keptFromTeam.length,
+  });
 }
 
 /**
