@@ -193,7 +193,7 @@ export class PaydeskServices {
         store: storeReport,
         // First run is a fact of the database, not of the keychain: no profile yet (and a
         // database that could not be read is not a first run).
-        firstRun: !store.fault && profiles.list().length === 0,
+        firstRun: !store.fault && ownProfiles(profiles, teamProfiles).length === 0,
         journal: opened.report,
         sandbox: {
           running: false,
@@ -213,7 +213,7 @@ export class PaydeskServices {
         },
       };
     } else {
-      const started = await startEmbeddedSandbox(options, profiles, keys, log).catch(
+      const started = await startEmbeddedSandbox(options, profiles, teamProfiles, keys, log).catch(
         (error: unknown) => {
           log.log('error', 'The built-in sandbox did not start', { error });
           return { message: error instanceof Error ? error.message : String(error) };
@@ -313,6 +313,11 @@ async function registerWithSandbox(
   });
 }
 
+/** The desk's own profiles, not the copies of its team's shared ones. */
+function ownProfiles(profiles: Profiles, teamProfiles: TeamProfiles): Profile[] {
+  return profiles.list().filter((p) => !teamProfiles.mirror.isTeamCopy(p.id));
+}
+
 /** The port of a sandbox address on this computer (http://127.0.0.1:PORT/...), if it is one. */
 function loopbackPortOf(baseUrl: string): number | undefined {
   try {
@@ -333,14 +338,16 @@ function loopbackPortOf(baseUrl: string): number | undefined {
 async function startEmbeddedSandbox(
   options: StartOptions,
   profiles: Profiles,
+  teamProfiles: TeamProfiles,
   keys: KeyService,
   log: Logger,
 ): Promise<
   { sandbox: Sandbox; profile: Profile; firstRun: boolean; moved?: string } | { message: string }
 > {
-  const all = profiles.list();
-  let profile = all.find((p) => p.embedded);
-  const firstRun = all.length === 0;
+  const own = ownProfiles(profiles, teamProfiles);
+  let profile = own.find((p) => p.embedded);
+  // A desk whose very first start is on a team already lists the team's copies: still its first.
+  const firstRun = own.length === 0;
   if (!profile && !firstRun)
     return { message: 'No built-in sandbox profile; the user works with their own profiles.' };
 

@@ -45,6 +45,8 @@ export interface ActiveProfileFacts {
   /** Shared by the team (the profile view's `team`); a desk's own profile otherwise. */
   shared: boolean;
   hasControlKey: boolean;
+  /** Whether the team shares any profile with this desk yet. */
+  teamHasProfiles: boolean;
 }
 
 /** What is known so far: a session or store state still being read is not "allowed". */
@@ -134,11 +136,15 @@ function teamProfileMoney(profile: ActiveProfileFacts | 'none' | undefined): All
       reason:
         'Nothing can be sent yet: the team has no shared profile on this desk. An admin of your team creates one (Profiles → New profile); then enter its control key here.',
     };
-  if (!profile.shared)
+  if (!profile.shared) {
+    const own = `"${profile.name}" is this desk's own profile, and the team journal records only the team's shared profiles: nothing can be sent on it here.`;
     return {
       allowed: false,
-      reason: `"${profile.name}" is this desk's own profile, and the team journal records only the team's shared profiles: nothing can be sent on it here. Choose a shared profile in the header; to practise, ask an admin to share the team's sandbox (see the team guide), or stop using the team journal in Settings.`,
+      reason: profile.teamHasProfiles
+        ? `${own} Choose one of the team's profiles in the header; to practise, ask an admin to share the team's sandbox (see the team guide), or stop using the team journal in Settings.`
+        : `${own} Your team has no shared profile yet: nothing can be sent until an admin creates one (Profiles → New profile) and you enter its control key on this desk. To practise meanwhile, ask an admin to share the team's sandbox (see the team guide).`,
     };
+  }
   if (!profile.hasControlKey)
     return {
       allowed: false,
@@ -165,6 +171,7 @@ export function useAllowed(): Allowed {
               name: profiles.active.name,
               shared: profiles.active.team !== undefined,
               hasControlKey: profiles.active.hasControlKey,
+              teamHasProfiles: profiles.profiles.some((p) => p.team !== undefined),
             }
           : 'none',
   });

@@ -93,6 +93,13 @@ export class TeamMirror {
       : undefined;
   }
 
+  /** Whether the profile is the desk's copy of a team's shared profile, not one of its own. */
+  isTeamCopy(id: string): boolean {
+    return (
+      this.db.prepare('SELECT 1 FROM profiles WHERE id = ? AND team_copy = 1').get(id) !== undefined
+    );
+  }
+
   /** Local profiles not listed while the desk is on a team. */
   setAside(): SetAsideProfile[] {
     return (

@@ -123,23 +123,33 @@ describe('allowedFor', () => {
     const finance = { session: team(['paydesk_finance']), storeWritable: true };
     const money = (profile: Parameters<typeof allowedFor>[0]['profile']) =>
       allowedFor({ ...finance, profile }).money;
-    expect(money({ name: 'Sandbox', shared: false, hasControlKey: true })).toEqual({
+    const sandbox = { name: 'Sandbox', shared: false, hasControlKey: true };
+    const own =
+      '"Sandbox" is this desk\'s own profile, and the team journal records only the team\'s shared profiles: nothing can be sent on it here.';
+    expect(money({ ...sandbox, teamHasProfiles: false })).toEqual({
       allowed: false,
-      reason:
-        "\"Sandbox\" is this desk's own profile, and the team journal records only the team's shared profiles: nothing can be sent on it here. Choose a shared profile in the header; to practise, ask an admin to share the team's sandbox (see the team guide), or stop using the team journal in Settings.",
+      reason: `${own} Your team has no shared profile yet: nothing can be sent until an admin creates one (Profiles → New profile) and you enter its control key on this desk. To practise meanwhile, ask an admin to share the team's sandbox (see the team guide).`,
+    });
+    expect(money({ ...sandbox, teamHasProfiles: true })).toEqual({
+      allowed: false,
+      reason: `${own} Choose one of the team's profiles in the header; to practise, ask an admin to share the team's sandbox (see the team guide), or stop using the team journal in Settings.`,
     });
     expect(money('none')).toEqual({
       allowed: false,
       reason:
         'Nothing can be sent yet: the team has no shared profile on this desk. An admin of your team creates one (Profiles → New profile); then enter its control key here.',
     });
-    expect(money({ name: 'Shop EUR', shared: true, hasControlKey: false })).toEqual({
+    expect(
+      money({ name: 'Shop EUR', shared: true, hasControlKey: false, teamHasProfiles: true }),
+    ).toEqual({
       allowed: false,
       reason:
         'This desk holds no control key for "Shop EUR": nothing can be sent on it yet. Enter the key your admin gives you in Profiles → Edit (it stays in this computer\'s keychain).',
     });
     expect(money('loading')).toEqual({ allowed: false, reason: 'Reading the team’s profiles…' });
-    expect(money({ name: 'Shop EUR', shared: true, hasControlKey: true })).toEqual({
+    expect(
+      money({ name: 'Shop EUR', shared: true, hasControlKey: true, teamHasProfiles: true }),
+    ).toEqual({
       allowed: true,
     });
     // The desk's own journal records every profile: the Sandbox is the place to practise.
@@ -147,7 +157,7 @@ describe('allowedFor', () => {
       allowedFor({
         session: { journal: 'local', login: 'os', desk: null, groups: [], reachable: true },
         storeWritable: true,
-        profile: { name: 'Sandbox', shared: false, hasControlKey: true },
+        profile: { name: 'Sandbox', shared: false, hasControlKey: true, teamHasProfiles: false },
       }).money,
     ).toEqual({ allowed: true });
   });
