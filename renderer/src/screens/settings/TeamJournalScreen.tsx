@@ -129,6 +129,10 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
     },
   });
 
+  const saveSql = useMutation({
+    mutationFn: () => unwrap(paydesk().team.saveSetupSql({})),
+  });
+
   function set<K extends keyof Draft>(key: K, value: Draft[K]) {
     setDraft((d) => ({ ...d, [key]: value }));
     if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
@@ -396,6 +400,27 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
           team journal. This desk&apos;s own journal stays as it is.
         </p>
       </form>
+
+      <section className="card" aria-labelledby={`${uid}-dba`}>
+        <h2 id={`${uid}-dba`}>For your database administrator</h2>
+        <p>
+          The team&apos;s database is set up once, by whoever runs your PostgreSQL, with{' '}
+          <code>team.sql</code>: the schema this Paydesk uses, run with{' '}
+          <code>psql -v ON_ERROR_STOP=1 -f team.sql</code>. Save it here and hand it over; the team
+          guide says what they run and what they create next.
+        </p>
+        <div className="button-row">
+          <button type="button" onClick={() => saveSql.mutate()} disabled={saveSql.isPending}>
+            Save team.sql…
+          </button>
+        </div>
+        {saveSql.data?.saved && (
+          <Notice kind="success">
+            <strong>Saved</strong> to {saveSql.data.path}.
+          </Notice>
+        )}
+        {saveSql.error && <ErrorNotice error={saveSql.error} title="Not saved:" />}
+      </section>
 
       {confirmStop && (
         <ConfirmDialog
