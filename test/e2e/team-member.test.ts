@@ -1,8 +1,9 @@
 // A person joining and leaving a team, in Chromium against the real services and a real
 // PostgreSQL (docs/team.md): a new finance member on a team with no shared profile yet sees why
-// nothing can be sent on the built-in Sandbox before filling anything in, and a desk that joined
+// nothing can be sent on the built-in Sandbox before filling anything in, then works once an
+// admin shares a profile and the desk holds its control key; and a desk that joined
 // and left finds its own profile back and the team's named as kept aside in Settings.
-// With PAYDESK_SHOTS=<folder>: team-new-member.png and team-left.png.
+// With PAYDESK_SHOTS=<folder>: team-new-member.png, team-member-ready.png and team-left.png.
 
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -58,6 +59,52 @@ describe.skipIf(!withPostgres)(
         if (SHOTS) {
           await page.mouse.move(0, 0);
           await page.screenshot({ path: join(SHOTS, 'team-new-member.png'), fullPage: true });
+        }
+
+        // The way forward: an admin shares the team's sandbox (here this desk's own sandbox
+        // address, as each desk runs `npm run sandbox` on one port); the desk chooses it...
+        const sandbox = (await desk.services.profiles.list()).find((p) => p.embedded)!;
+        const owner = await team.team.owner();
+        await owner.query(
+          `INSERT INTO paydesk.profiles (id, name, environment, base_url, endpoint_id, login)
+           VALUES ($1, 'Team sandbox', 'sandbox', $2, $3, $4)`,
+          [randomUUID(), sandbox.baseUrl, sandbox.endpointId, sandbox.login],
+        );
+        await desk.services.team.profiles.refresh();
+        await desk.open('#/profiles');
+        await page
+          .getByRole('combobox', { name: 'Profile' })
+          .selectOption({ label: 'Team sandbox' });
+        // ...is told that it holds no control key for it yet...
+        await desk.open('#/lookup');
+        await lookUp(page, 'demo-sale-1001');
+        await page
+          .getByText(
+            'This desk holds no control key for "Team sandbox": nothing can be sent on it yet.',
+            {
+              exact: false,
+            },
+          )
+          .waitFor();
+        expect(await page.getByRole('button', { name: 'Refund…', exact: true }).isDisabled()).toBe(
+          true,
+        );
+        // ...enters the key its admin gave (a finance login may not edit the team's profile, but
+        // keeps its own key for it), and can refund.
+        await desk.open('#/profiles');
+        const card = page.getByRole('article', { name: 'Team sandbox' });
+        await card
+          .getByLabel('Control key for this desk')
+          .fill((await desk.secrets.get(sandbox.id, 'control-key'))!);
+        await card.getByRole('button', { name: 'Save control key' }).click();
+        await card.getByText('Saved in this computer’s keychain.').waitFor();
+        await desk.open('#/lookup');
+        await lookUp(page, 'demo-sale-1001');
+        const refund = page.getByRole('button', { name: 'Refund…', exact: true });
+        await expect.poll(() => refund.isEnabled()).toBe(true);
+        if (SHOTS) {
+          await page.mouse.move(0, 0);
+          await page.screenshot({ path: join(SHOTS, 'team-member-ready.png'), fullPage: true });
         }
       } finally {
         await desk.close();
