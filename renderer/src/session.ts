@@ -148,7 +148,7 @@ function teamProfileMoney(profile: ActiveProfileFacts | 'none' | undefined): All
   if (!profile.hasControlKey)
     return {
       allowed: false,
-      reason: `This desk holds no control key for "${profile.name}": nothing can be sent on it yet. Enter the key your admin gives you in Profiles → Edit (it stays in this computer's keychain).`,
+      reason: `This desk holds no control key for "${profile.name}": nothing can be sent on it yet. Enter the key your admin gives you on Profiles, in “Control key for this desk” (it stays in this computer's keychain).`,
     };
   return { allowed: true };
 }

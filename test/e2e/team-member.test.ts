@@ -3,7 +3,8 @@
 // nothing can be sent on the built-in Sandbox before filling anything in, then works once an
 // admin shares a profile and the desk holds its control key; and a desk that joined
 // and left finds its own profile back and the team's named as kept aside in Settings.
-// With PAYDESK_SHOTS=<folder>: team-new-member.png, team-member-ready.png and team-left.png.
+// With PAYDESK_SHOTS=<folder>: team-new-member.png, team-desk-control-key.png, team-member-ready.png and
+// team-left.png.
 
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -72,23 +73,19 @@ describe.skipIf(!withPostgres)(
         );
         await desk.services.team.profiles.refresh();
         await desk.open('#/profiles');
+        await page.reload(); // the header's list read again, as at the next start or refresh
         await page
           .getByRole('combobox', { name: 'Profile' })
           .selectOption({ label: 'Team sandbox' });
-        // ...is told that it holds no control key for it yet...
-        await desk.open('#/lookup');
-        await lookUp(page, 'demo-sale-1001');
+        // ...is told that it holds no control key for it yet (on a money screen, before any
+        // field is filled in)...
+        await desk.open('#/payouts');
         await page
           .getByText(
             'This desk holds no control key for "Team sandbox": nothing can be sent on it yet.',
-            {
-              exact: false,
-            },
+            { exact: false },
           )
           .waitFor();
-        expect(await page.getByRole('button', { name: 'Refund…', exact: true }).isDisabled()).toBe(
-          true,
-        );
         // ...enters the key its admin gave (a finance login may not edit the team's profile, but
         // keeps its own key for it), and can refund.
         await desk.open('#/profiles');
@@ -96,6 +93,7 @@ describe.skipIf(!withPostgres)(
         await card
           .getByLabel('Control key for this desk')
           .fill((await desk.secrets.get(sandbox.id, 'control-key'))!);
+        if (SHOTS) await card.screenshot({ path: join(SHOTS, 'team-desk-control-key.png') });
         await card.getByRole('button', { name: 'Save control key' }).click();
         await card.getByText('Saved in this computer’s keychain.').waitFor();
         await desk.open('#/lookup');
@@ -110,7 +108,7 @@ describe.skipIf(!withPostgres)(
         await desk.close();
         desk.cleanUp();
       }
-    });
+    }, 120_000);
 
     it('a desk that joined and left lists its own profile again; Settings names the team’s kept aside', async () => {
       const h = await startHarness({ services: { team: { connectTimeoutMs: 2_000 } } });
@@ -149,7 +147,7 @@ describe.skipIf(!withPostgres)(
         const kept = page.locator('.kept-from-team');
         await kept.waitFor();
         expect(await kept.innerText()).toMatch(
-          /^Kept aside from the team journal, with the keys this desk holds for them: Shop live EUR\./,
+          /^Kept aside from the team journal, with the keys this desk holds for them: (.*, )?Shop live EUR[,.]/,
         );
         if (SHOTS) {
           await page.mouse.move(0, 0);
@@ -163,6 +161,6 @@ describe.skipIf(!withPostgres)(
       } finally {
         await h.close();
       }
-    });
+    }, 120_000);
   },
 );

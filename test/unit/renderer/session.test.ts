@@ -144,7 +144,7 @@ describe('allowedFor', () => {
     ).toEqual({
       allowed: false,
       reason:
-        'This desk holds no control key for "Shop EUR": nothing can be sent on it yet. Enter the key your admin gives you in Profiles → Edit (it stays in this computer\'s keychain).',
+        'This desk holds no control key for "Shop EUR": nothing can be sent on it yet. Enter the key your admin gives you on Profiles, in “Control key for this desk” (it stays in this computer\'s keychain).',
     });
     expect(money('loading')).toEqual({ allowed: false, reason: 'Reading the team’s profiles…' });
     expect(

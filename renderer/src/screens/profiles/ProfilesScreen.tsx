@@ -253,9 +253,7 @@ function DeskControlKey({ profile }: { profile: ProfileView }) {
         if (key.trim()) save.mutate();
       }}
     >
-      <label htmlFor={id}>
-        {profile.hasControlKey ? 'New control key for this desk' : 'Control key for this desk'}
-      </label>
+      <label htmlFor={id}>Control key for this desk</label>
       <input
         id={id}
         type="password"
@@ -271,10 +269,13 @@ function DeskControlKey({ profile }: { profile: ProfileView }) {
         Save control key
       </button>
       <span className="field-hint" id={`${id}-hint`}>
+        {profile.hasControlKey
+          ? 'This desk holds one; a key typed here replaces it. '
+          : 'Without it nothing can be sent on this profile. '}
         The key your admin gives you for “{profile.name}”; kept in this computer&apos;s keychain,
         never shared with the team&apos;s database.
       </span>
-      {save.isSuccess && <Notice kind="success">Saved in this computer&apos;s keychain.</Notice>}
+      {save.isSuccess && <Notice kind="success">Saved in this computer’s keychain.</Notice>}
       {save.error && <ErrorNotice error={save.error} title="Not saved:" />}
     </form>
   );
