@@ -200,7 +200,8 @@ export const FENCE_STATES: readonly FenceState[] = [
     // A status request for a made-up order: the gateway answers, nothing changes. A shared
     // profile's control key for this desk goes to this desk's keychain only (any group keeps
     // its own; support checks callbacks with it); its Save button waits for a key typed.
-    readOnly: ['button "Test connection"', 'textbox "Control key for this desk"'],
+    // (A pattern: the field is there only on a team's shared profile.)
+    readOnly: ['button "Test connection"', /^textbox "Control key for this desk"$/],
     changing: ['button "New profile"'],
   },
   {
