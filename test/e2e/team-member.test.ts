@@ -2,11 +2,13 @@
 // PostgreSQL (docs/team.md): a new finance member on a team with no shared profile yet sees why
 // nothing can be sent on the built-in Sandbox before filling anything in, then works once an
 // admin shares a profile and the desk holds its control key; and a desk that joined
-// and left finds its own profile back and the team's named as kept aside in Settings.
+// and left finds its own profile back, the team's named as kept aside in Settings, and team.sql
+// saved there for the DBA.
 // With PAYDESK_SHOTS=<folder>: team-new-member.png, team-desk-control-key.png, team-member-ready.png and
 // team-left.png.
 
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,6 +155,14 @@ describe.skipIf(!withPostgres)(
           await page.mouse.move(0, 0);
           await page.screenshot({ path: join(SHOTS, 'team-left.png'), fullPage: true });
         }
+        // The DBA's team.sql, saved from the app: the same text as docs/team.sql.
+        await page.getByRole('button', { name: 'Save team.sql…' }).click();
+        await page.getByText(/^Saved to .*team\.sql\.$/).waitFor();
+        expect(h.saved.at(-1)).toMatchObject({
+          name: 'team.sql',
+          kind: 'sql',
+          content: readFileSync(join(import.meta.dirname, '../../docs/team.sql'), 'utf8'),
+        });
         const listed = await h.services.profiles.list();
         expect(listed.map((p) => [p.name, p.endpointId, p.team === undefined])).toEqual([
           ['Sandbox', '1111', true],

@@ -21,6 +21,7 @@ import {
   type FieldErrors,
 } from '../../components/form-errors';
 import '../../components/admin.css';
+import { SetupSql } from './SetupSql';
 import './settings.css';
 
 const FIELDS = ['host', 'port', 'database', 'login', 'password', 'desk', 'tls', 'caPem'] as const;
@@ -127,10 +128,6 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
       void client.invalidateQueries({ queryKey: settingsKey });
       void client.invalidateQueries({ queryKey: sessionKey });
     },
-  });
-
-  const saveSql = useMutation({
-    mutationFn: () => unwrap(paydesk().team.saveSetupSql({})),
   });
 
   function set<K extends keyof Draft>(key: K, value: Draft[K]) {
@@ -401,26 +398,7 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
         </p>
       </form>
 
-      <section className="card" aria-labelledby={`${uid}-dba`}>
-        <h2 id={`${uid}-dba`}>For your database administrator</h2>
-        <p>
-          The team&apos;s database is set up once, by whoever runs your PostgreSQL, with{' '}
-          <code>team.sql</code>: the schema this Paydesk uses, run with{' '}
-          <code>psql -v ON_ERROR_STOP=1 -f team.sql</code>. Save it here and hand it over; the team
-          guide says what they run and what they create next.
-        </p>
-        <div className="button-row">
-          <button type="button" onClick={() => saveSql.mutate()} disabled={saveSql.isPending}>
-            Save team.sql…
-          </button>
-        </div>
-        {saveSql.data?.saved && (
-          <Notice kind="success">
-            <strong>Saved</strong> to {saveSql.data.path}.
-          </Notice>
-        )}
-        {saveSql.error && <ErrorNotice error={saveSql.error} title="Not saved:" />}
-      </section>
+      <SetupSql />
 
       {confirmStop && (
         <ConfirmDialog
