@@ -481,7 +481,7 @@ const startupReportSchema = z.object({
 });
 
 const callbackCheckSchema = z.object({
-  verdict: z.enum(['genuine', 'other-profile', 'forged', 'incomplete']),
+  verdict: z.enum(['genuine', 'other-profile', 'altered', 'checksum-only', 'forged', 'incomplete']),
   message: z.string(),
   readAs: z.enum(['url', 'query', 'form']),
   fields: z.array(z.object({ name: z.string(), value: z.string() })),
@@ -489,6 +489,15 @@ const callbackCheckSchema = z.object({
   clientOrderId: z.string().optional(),
   status: z.string().optional(),
   matchedProfile: z.object({ id: z.string(), name: z.string() }).optional(),
+  differences: z
+    .array(
+      z.object({
+        field: z.enum(['status', 'amount', 'currency', 'type']),
+        callback: z.string(),
+        gateway: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 const batchRowSchema = z.object({
@@ -515,6 +524,8 @@ const batchViewSchema = z.object({
   interrupted: z.boolean(),
   /** Why the batch paused by itself (the journal could not be reached), while it stays paused. */
   pausedBecause: z.string().nullable(),
+  /** While running: pause or cancel was asked and the rows being sent are reaching their end. */
+  stopping: z.enum(['pause', 'cancel']).nullable(),
   concurrency: z.number().int(),
   createdAt: z.string(),
   totals: z.array(
@@ -532,6 +543,7 @@ const batchViewSchema = z.object({
     done: z.number().int(),
     failed: z.number().int(),
     left: z.number().int(),
+    sending: z.number().int(),
     invalid: z.number().int(),
     cancelled: z.number().int(),
     ratePerSecond: z.number().nullable(),

@@ -222,7 +222,14 @@ export const MIGRATIONS: readonly string[] = [
     finished_at TEXT NOT NULL
   );
   `,
-  // 10: leaving a team gives the desk back what it had (docs/team-internals.md, "Leaving").
+  // 10: a batch keeps its file's header and each line's cells as given (card data already taken
+  // out), so its result file gives the shop back its own columns (services/batch/csv.ts). JSON
+  // arrays of text; NULL for batches stored before.
+  `
+  ALTER TABLE batches ADD COLUMN header TEXT;
+  ALTER TABLE batch_rows ADD COLUMN cells TEXT;
+  `,
+  // 11: leaving a team gives the desk back what it had (docs/team-internals.md, "Leaving").
   // team_copy: the row is the desk's copy of a team's shared profile (made by the mirror), never
   // the desk's own; after leaving it is set aside under a parked name, team_name keeping the
   // team's, and comes back if the desk joins again. desk_name: the name the desk gave its own

@@ -52,6 +52,8 @@ interface CommonProps {
   /** Gets what the clerk typed (read by `normalise`) when a typed confirmation was asked. */
   onConfirm: (typed?: string) => void;
   onCancel: () => void;
+  /** The button that answers "no", when "Cancel" would be ambiguous (cancelling a batch). */
+  cancelLabel?: string;
   children: ReactNode;
 }
 
@@ -158,7 +160,7 @@ export function ConfirmDialog(props: PlainProps | MoneyProps) {
             {confirmLabel}
           </FencedButton>
           <button ref={cancel} type="button" onClick={onCancel}>
-            {money ? 'Go back' : 'Cancel'}
+            {props.cancelLabel ?? (money ? 'Go back' : 'Cancel')}
           </button>
         </div>
       </form>

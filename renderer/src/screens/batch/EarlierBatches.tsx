@@ -49,7 +49,13 @@ export function EarlierBatches({
                 <td>{b.id}</td>
                 <td>{b.fileName}</td>
                 <td className="nowrap">{formatTime(b.createdAt)}</td>
-                <td>{STATE_WORDS[b.state]}</td>
+                <td>
+                  {b.stopping === 'pause'
+                    ? 'pausing'
+                    : b.stopping === 'cancel'
+                      ? 'cancelling'
+                      : STATE_WORDS[b.state]}
+                </td>
                 <td className="num">
                   {b.progress.done + b.progress.failed} of {toSend}
                 </td>

@@ -1,9 +1,10 @@
 // Payouts (finance): one step (v2 PAYOUT, paid at once) or two (v4: checked now, paid later on
 // "Payouts to pay"). The destination is a card number, a card reference, a bank account or a
 // phone number (SBP). A typed card number goes to main and the gateway and is shown here only
-// masked once the form is confirmed.
+// masked once the form is confirmed; once the payout is sent the field itself holds only the
+// masked number ("Ask again" sends the request kept by the action, never the form).
 
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 
 import type { z } from 'zod';
 
@@ -52,6 +53,16 @@ export function PayoutsScreen() {
       mode === 'two-step' ? paydesk().payouts.check(request) : paydesk().payouts.send(request),
     ),
   );
+  // Sent (answered, lost or refused): the full card number leaves the form at once.
+  const sent = action.phase === 'sent' || action.phase === 'lost' || action.phase === 'refused';
+  useEffect(() => {
+    if (sent)
+      setValues((v) =>
+        /\d{12}/.test(v.cardNumber.replace(/[\s-]/g, ''))
+          ? { ...v, cardNumber: maskCard(v.cardNumber) }
+          : v,
+      );
+  }, [sent]);
   if (!active) return null;
   const noKey = mode === 'two-step' && !active.hasPrivateKey;
   const set = (name: keyof typeof values) => (value: string) =>
