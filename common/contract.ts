@@ -862,14 +862,21 @@ export type CallbackCheckData = z.output<typeof callbackCheckSchema>;
 export type BatchViewData = z.output<typeof batchViewSchema>;
 export type BatchRowData = z.output<typeof batchRowSchema>;
 
+/**
+ * What the main process knows about the request behind an error, set in main only
+ * (main/services/errors.ts deliveryOf): `nothing-sent` when it provably never left this desk,
+ * `gateway-refused` when the gateway answered no (nothing processed), `may-have-reached`
+ * otherwise. Screens read it and never guess it from a code.
+ */
+export type Delivery = 'nothing-sent' | 'may-have-reached' | 'gateway-refused';
+
 export interface BridgeErrorData {
   code: string;
   message: string;
   /** The field to fix, when there is one. */
   field?: string;
   details?: unknown;
-  /** The action's request never left this desk: the screen says "Nothing was sent". */
-  nothingSent?: true;
+  delivery: Delivery;
 }
 
 export type BridgeResult<T> = { ok: true; data: T } | { ok: false; error: BridgeErrorData };
