@@ -792,6 +792,11 @@ export const contract = {
     test: call(teamCalls.test.request, teamCalls.test.result),
     use: call(teamCalls.use.request, teamCalls.use.result),
     stop: call(teamCalls.stop.request, teamCalls.stop.result),
+    /**
+     * Saves team.sql, the team database's setup for a database administrator to run with psql
+     * (docs/team.md): the same schema as `npm run team:init`, for this Paydesk's version.
+     */
+    saveSetupSql: call(empty, saveResultSchema),
     /** Reads the team's shared profiles into this desk's copy now (it also does at start). */
     refreshProfiles: call(
       empty,

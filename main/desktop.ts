@@ -39,6 +39,7 @@ export interface Desktop {
 const FILTERS = {
   pem: [{ name: 'PEM public key', extensions: ['pem'] }],
   csv: [{ name: 'CSV spreadsheet', extensions: ['csv'] }],
+  sql: [{ name: 'SQL script', extensions: ['sql'] }],
 };
 
 export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
