@@ -9,7 +9,7 @@
 
 'use strict';
 
-// CommonJS on purpose: an old Node may not load ES modules from a .cjs-less project the same way.
+// require(), not import: this runs as a plain CommonJS script on whatever Node is there.
 /* eslint-disable @typescript-eslint/no-require-imports */
 const fs = require('fs');
 const path = require('path');
