@@ -4,8 +4,10 @@
 // check with its counts. It must never carry a secret or a card number, whatever a log line or
 // a setting happens to hold, so every text in it goes through redact() last: each secret the
 // keychain holds for a profile or the team (matched where it appears, even inside a longer
-// text), any PEM private key, anything under a name that says key, secret or password, and any
-// card number (13-19 digits passing Luhn, masked to its first six and last four).
+// text), any PEM private key, anything under a name that says key, secret or password (and that
+// value wherever else it appears), and any card number (13-19 digits passing Luhn, masked to its
+// first six and last four). A secret that only ever appears in free text, under no such name and
+// not in the keychain, cannot be told from other text: the log's own rule (log.ts) is the guard.
 
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -91,6 +93,24 @@ export function redactValue(value: unknown, redact: (text: string) => string): u
   return value;
 }
 
+/**
+ * Every text found under a name that says it is a secret (a log line's `passphrase`, a nested
+ * `password`): such a value is a secret wherever else it appears, in a message or an error.
+ */
+export function namedSecrets(value: unknown, found: string[] = [], underSecret = false): string[] {
+  if (typeof value === 'string') {
+    if (underSecret) found.push(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) namedSecrets(item, found, underSecret);
+  } else if (value && typeof value === 'object') {
+    for (const [name, field] of Object.entries(value)) {
+      const secret = underSecret || (SECRET_NAME.test(name) && !NOT_SECRET.has(name));
+      namedSecrets(field, found, secret);
+    }
+  }
+  return found;
+}
+
 /** Every secret this desk's keychain holds for its profiles and the team. */
 async function knownSecrets(sources: SupportSources): Promise<string[]> {
   const found: string[] = [];
@@ -161,7 +181,6 @@ export async function supportBundle(
   app: { version: string; logFile?: string },
   now = new Date(),
 ): Promise<string> {
-  const redact = textRedactor(await knownSecrets(sources));
   const team = await sources.teamSettings.current().catch((error: unknown) => ({
     problem: error instanceof Error ? error.message : String(error),
   }));
@@ -198,5 +217,6 @@ export async function supportBundle(
     database: databaseCheck(sources.databaseFile),
     log: { days: BUNDLE_LOG_DAYS, lines: recentLog(app.logFile, now, BUNDLE_LOG_DAYS) },
   };
+  const redact = textRedactor([...(await knownSecrets(sources)), ...namedSecrets(bundle)]);
   return JSON.stringify(redactValue(bundle, redact), null, 2) + '\n';
 }
