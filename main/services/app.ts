@@ -66,6 +66,8 @@ export interface StartOptions {
   backups?: 'off';
   /** Time between automatic backups (4 hours by default). */
   backupEveryMs?: number;
+  /** Time from start to its automatic backup (15 s by default). */
+  firstBackupAfterMs?: number;
 }
 
 export interface StartupReport {
@@ -286,6 +288,9 @@ export class PaydeskServices {
       ...(store.fault ? { fault: store.fault } : {}),
       ...(opened.team ? { teamWhere: opened.team.where } : {}),
       ...(options.backupEveryMs ? { everyMs: options.backupEveryMs } : {}),
+      ...(options.firstBackupAfterMs !== undefined
+        ? { firstAfterMs: options.firstBackupAfterMs }
+        : {}),
     });
     if (options.backups !== 'off') backups.startSchedule();
     const teamSettings = new TeamSettingsService(options.dataDir, options.secrets, options.team);

@@ -19,6 +19,8 @@ import { ServiceError } from './errors';
 
 /** Hours of use between automatic backups. */
 export const BACKUP_EVERY_HOURS = 4;
+/** The start's backup waits this long, so it does not compete with the first screen. */
+export const FIRST_BACKUP_AFTER_MS = 15_000;
 
 export interface BackupSettingsFile {
   folder?: string;
@@ -68,10 +70,12 @@ export interface BackupServiceOptions {
   teamWhere?: string;
   log: Logger;
   everyMs?: number;
+  firstAfterMs?: number;
 }
 
 export class BackupService {
-  private timer: NodeJS.Timeout | undefined;
+  private timers: NodeJS.Timeout[] = [];
+  private closed = false;
   private running: Promise<BackupFile> | undefined;
   private lastError: string | undefined;
 
@@ -97,19 +101,22 @@ export class BackupService {
     };
   }
 
-  /** Backs up at once, then every few hours while the app runs. */
+  /** Backs up shortly after start, then every few hours while the app runs. */
   startSchedule(): void {
-    if (this.options.fault || this.timer) return;
+    if (this.options.fault || this.timers.length > 0 || this.closed) return;
     const automatic = () => {
+      if (this.closed) return;
       this.backupNow().catch(() => undefined); // logged and shown by backupNow
     };
-    setImmediate(automatic);
-    this.timer = setInterval(automatic, this.options.everyMs ?? BACKUP_EVERY_HOURS * 3_600_000);
-    this.timer.unref();
+    const first = setTimeout(automatic, this.options.firstAfterMs ?? FIRST_BACKUP_AFTER_MS);
+    const every = setInterval(automatic, this.options.everyMs ?? BACKUP_EVERY_HOURS * 3_600_000);
+    this.timers = [first, every];
+    for (const timer of this.timers) timer.unref();
   }
 
   /** One backup now (or the one already under way), then the retention. */
   backupNow(): Promise<BackupFile> {
+    if (this.closed) return Promise.reject(new ServiceError('NOT_ALLOWED', 'Paydesk is closing.'));
     if (this.options.fault) {
       return Promise.reject(
         new ServiceError('NOT_ALLOWED', this.status().paused ?? 'Backups are paused.'),
@@ -190,8 +197,8 @@ export class BackupService {
 
   /** Stops the schedule and waits for a backup under way (the database closes after this). */
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.closed = true;
+    for (const timer of this.timers.splice(0)) clearTimeout(timer);
     await this.running?.catch(() => undefined);
   }
 }

@@ -149,6 +149,20 @@ describe('a backup while refunds are being written', () => {
   });
 });
 
+describe('automatic backups', () => {
+  it('back up after start and again while the app runs, keeping what the retention says', async () => {
+    const app = await start({ backups: undefined, firstBackupAfterMs: 50, backupEveryMs: 400 });
+    const folder = join(dataDir, 'backups');
+    await until(() => listBackups(folder).length === 1, 10_000, 'the start’s backup');
+    const first = listBackups(folder)[0]!.name;
+    await until(() => listBackups(folder).some((b) => b.name !== first), 10_000, 'the next backup');
+    // Both on one day: the newer is kept, the older goes by the retention.
+    await until(() => listBackups(folder).length === 1, 10_000, 'the retention');
+    expect(app.backups.status()).toMatchObject({ folder, everyHours: 4 });
+    expect(app.backups.status().lastError).toBeUndefined();
+  });
+});
+
 describe('restore, then start', () => {
   it('asks the gateway about an entry that was in flight at backup time and never sends it again', async () => {
     const app = await start();
