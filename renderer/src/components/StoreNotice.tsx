@@ -29,6 +29,12 @@ export function StoreNotice({ store }: { store: StoreStatus }) {
         and so are changes to profiles and keys, because nothing may be sent that the journal cannot
         record first.
       </p>
+      {store.latestBackup && (
+        <p>
+          The latest backup was taken {when(store.latestBackup.takenAt)}: Settings → Backups can
+          restore it (Paydesk restarts, keeping this file aside).
+        </p>
+      )}
     </div>
   );
 }
