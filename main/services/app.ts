@@ -129,7 +129,7 @@ export class PaydeskServices {
   static async start(options: StartOptions): Promise<PaydeskServices> {
     const log = options.log ?? silentLogger;
     const file = join(options.dataDir, 'paydesk.sqlite');
-    const opening = openDeskStore(options.dataDir, file, log);
+    const opening = await openDeskStore(options.dataDir, file, log, options.secrets);
     const store = opening.store;
     const db = store.db;
     const storeReport: StartupReport['store'] = {

@@ -288,6 +288,21 @@ describe('a journal Paydesk knows it had', () => {
     expect(fresh.report.firstRun).toBe(true);
   });
 
+  it('known from the keychain alone (no marker, no backup): missing stops, saying no backup was found', async () => {
+    const app = await start();
+    await stop(app);
+    const file = join(dataDir, 'paydesk.sqlite');
+    for (const name of readdirSync(dataDir)) {
+      if (name.startsWith('paydesk.sqlite') || name === 'paydesk-journal.json')
+        rmSync(join(dataDir, name));
+    }
+    const again = await start();
+    expect(again.report.store).toMatchObject({ writable: false, code: 'MISSING' });
+    expect((again.report.store as { message: string }).message).toContain('No backup was found');
+    await stop(again);
+    expect(existsSync(file)).toBe(false);
+  });
+
   it('a first start (no marker, no backup) is not stopped', async () => {
     const app = await start();
     expect(app.report.store.writable).toBe(true);

@@ -52,14 +52,25 @@ export function recordJournal(file: string, now = new Date()): void {
   }
 }
 
+/** 'MISSING' or 'EMPTY' when the database at `file` is gone or has no bytes; else undefined. */
+export function journalFileState(file: string): AbsentJournal | undefined {
+  return !existsSync(file) ? 'MISSING' : statSync(file).size === 0 ? 'EMPTY' : undefined;
+}
+
 /**
  * 'MISSING' or 'EMPTY' when the database at `file` is gone or has no bytes although Paydesk
- * knows there was a journal (the marker, or any backup in `backupFolder`); otherwise undefined.
+ * knows there was a journal (the marker, any backup in `backupFolder`, or `keychainKnows`: the
+ * keychain holds a profile's secret); otherwise undefined.
  */
-export function absentJournal(file: string, backupFolder: string): AbsentJournal | undefined {
-  const state = !existsSync(file) ? 'MISSING' : statSync(file).size === 0 ? 'EMPTY' : undefined;
+export function absentJournal(
+  file: string,
+  backupFolder: string,
+  keychainKnows = false,
+): AbsentJournal | undefined {
+  const state = journalFileState(file);
   if (!state) return undefined;
-  const known = existsSync(markerFile(file)) || listBackups(backupFolder).length > 0;
+  const known =
+    keychainKnows || existsSync(markerFile(file)) || listBackups(backupFolder).length > 0;
   return known ? state : undefined;
 }
 
