@@ -6,6 +6,7 @@
 import { z } from 'zod';
 
 import { findCardData } from './card-data';
+import { backupCalls, supportCalls } from './backup-contract';
 import { sessionSchema, teamCalls } from './team-contract';
 import { FILTER_TIME_HINT, parseFilterTime } from './time';
 import { ORDERID_MESSAGE, unsafeTextMessage } from './text-rules';
@@ -464,6 +465,17 @@ const startupReportSchema = z.object({
     code: z.string().optional(),
     message: z.string().optional(),
     file: z.string(),
+    /** A missing or empty journal (code MISSING or EMPTY) offers this backup. */
+    latestBackup: z.object({ name: z.string(), takenAt: z.string() }).optional(),
+    /** What this start restored (or began anew), and where the replaced file was kept. */
+    restored: z
+      .object({
+        kind: z.enum(['restore', 'new-journal']),
+        backup: z.string().optional(),
+        keptAside: z.string().optional(),
+        problem: z.string().optional(),
+      })
+      .optional(),
   }),
   firstRun: z.boolean(),
   /** Which journal this desk writes; a team journal unusable at start says why. */
@@ -812,6 +824,16 @@ export const contract = {
       z.object({ profileMap: z.record(id, id).optional() }).strict(),
       uploadReportSchema,
     ),
+  },
+  backups: {
+    status: call(backupCalls.status.request, backupCalls.status.result),
+    backUpNow: call(backupCalls.backUpNow.request, backupCalls.backUpNow.result),
+    setFolder: call(backupCalls.setFolder.request, backupCalls.setFolder.result),
+    restore: call(backupCalls.restore.request, backupCalls.restore.result),
+    startNewJournal: call(backupCalls.startNewJournal.request, backupCalls.startNewJournal.result),
+  },
+  support: {
+    saveBundle: call(supportCalls.saveBundle.request, supportCalls.saveBundle.result),
   },
   tools: {
     /** Is a callback a shop received genuine? Checked in main with the profile's control key. */

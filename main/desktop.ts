@@ -40,10 +40,12 @@ const FILTERS = {
   pem: [{ name: 'PEM public key', extensions: ['pem'] }],
   csv: [{ name: 'CSV spreadsheet', extensions: ['csv'] }],
   sql: [{ name: 'SQL script', extensions: ['sql'] }],
+  json: [{ name: 'Support bundle (JSON)', extensions: ['json'] }],
 };
 
 export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
-  const log = fileLogger(join(deps.userDataDir, 'paydesk.log'));
+  const logFile = join(deps.userDataDir, 'paydesk.log');
+  const log = fileLogger(logFile);
   const operator = userInfo().username;
   const services = await PaydeskServices.start({
     dataDir: deps.userDataDir,
@@ -59,6 +61,7 @@ export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
     createHandlers(services, {
       version: deps.version,
       operator,
+      logFile,
       saveFile: async (name, content, kind) => {
         const win = deps.currentWindow();
         const options = { defaultPath: join(deps.documentsDir, name), filters: FILTERS[kind] };

@@ -2,11 +2,13 @@
 // harness (the built renderer, the real bridge and services, the embedded sandbox's demo
 // orders). The README shows them; look at them after any change to a screen.
 
-import { mkdirSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
 
 import { closeSharedBrowser, startHarness } from '../test/harness/harness';
 import { shootAdmin } from '../test/e2e/shots/admin';
+import { shootBackups, shootJournalStop } from '../test/e2e/shots/backups';
 import { shootBatch } from '../test/e2e/shots/batch';
 import { shootMoney } from '../test/e2e/shots/money';
 import { shootOrders } from '../test/e2e/shots/orders';
@@ -19,7 +21,7 @@ const dir = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
 mkdirSync(dir, { recursive: true });
 
 const written: string[] = [];
-for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch]) {
+for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch, shootBackups]) {
   // A fresh first start for each set, so one set's actions never show up in the other's.
   const h = await startHarness();
   try {
@@ -27,6 +29,13 @@ for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch
   } finally {
     await h.close();
   }
+}
+// The stop of a start that finds its journal emptied: a data folder of its own, removed after.
+const stopDir = mkdtempSync(join(tmpdir(), 'paydesk-shots-stop-'));
+try {
+  written.push(...(await shootJournalStop(stopDir, dir)));
+} finally {
+  rmSync(stopDir, { recursive: true, force: true });
 }
 // Team mode needs a PostgreSQL: a throw-away cluster, as the team tests start.
 const postgres = postgresAvailability();

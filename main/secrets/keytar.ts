@@ -14,6 +14,7 @@ import { createHash, randomUUID } from 'node:crypto';
 
 import { SecretStoreError, mapKeytarError, unavailable } from './errors';
 import {
+  isProfileAccount,
   type SecretKind,
   type SecretStore,
   type SecretStoreStatus,
@@ -26,6 +27,7 @@ export interface KeytarApi {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
+  findCredentials?(service: string): Promise<{ account: string; password: string }[]>;
 }
 
 export const DEFAULT_SERVICE = 'paydesk';
@@ -167,6 +169,17 @@ export class KeytarSecretStore implements SecretStore {
   private async deleteParts(account: string, from: number, to: number): Promise<void> {
     for (let i = from; i <= to; i++) {
       await this.call((k) => k.deletePassword(this.service, `${account}:${i}`));
+    }
+  }
+
+  async holdsProfileSecrets(): Promise<boolean> {
+    try {
+      const keytar = await this.api();
+      if (!keytar.findCredentials) return false;
+      const found = await keytar.findCredentials(this.service);
+      return found.some(({ account }) => isProfileAccount(account));
+    } catch {
+      return false;
     }
   }
 

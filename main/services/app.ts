@@ -9,10 +9,14 @@ import type { KeyMaterial } from '../keys/material';
 import { silentLogger, type Logger } from '../log';
 import type { Sandbox } from '../sandbox';
 import type { SecretStore } from '../secrets';
-import { openStore, type Db, type Store, type StoreFault } from '../store/sqlite/database';
+import { type Db, type Store, type StoreFault } from '../store/sqlite/database';
+import type { AbsentJournal } from '../store/sqlite/journal-file';
 import type { JournalEntry, JournalPort } from '../store/journal/port';
 import { Profiles } from '../store/sqlite/profiles';
 import { ActionPath } from './action/path';
+import { BackupService } from './backups';
+import { openDeskStore, type RestoreReport } from './desk-store';
+import { supportBundle } from './support-bundle';
 import { BatchService } from './batch/batch';
 import { CardService } from './cards';
 import { CallbackService } from './callbacks';
@@ -56,12 +60,24 @@ export interface StartOptions {
   journal?: JournalPort;
   /** Timeouts of the team journal's connection (tests shorten them). */
   team?: TeamOpenOptions;
+  /** 'off': no automatic backup (tests that count files); Settings can still back up. */
+  backups?: 'off';
+  /** Time between automatic backups (4 hours by default). */
+  backupEveryMs?: number;
+  /** Time from start to its automatic backup (15 s by default). */
+  firstBackupAfterMs?: number;
 }
 
 export interface StartupReport {
   keychain: { usable: true } | { usable: false; message: string };
-  /** A damaged, read-only or unwritable database opens the app read-only, with the reason. */
-  store: { writable: true; file: string } | ({ writable: false } & StoreFault);
+  /**
+   * A damaged, read-only, unwritable, missing or empty database opens the app read-only, with
+   * the reason and the latest backup to offer; `restored` says what this start restored.
+   */
+  store: (
+    | { writable: true; file: string }
+    | ({ writable: false; latestBackup?: { name: string; takenAt: string } } & StoreFault)
+  ) & { restored?: RestoreReport };
   firstRun: boolean;
   /** Which journal this desk writes; a team journal that could not be used at start says why. */
   journal: StartupJournal['report'];
@@ -99,16 +115,30 @@ export class PaydeskServices {
     readonly team: { profiles: TeamProfiles; upload: TeamUploadService },
     /** The Sandbox profile's key when start left it being made: close waits for it. */
     private readonly pendingKeys: PendingKeys,
+    /** Settings -> Backups, and the automatic backups. */
+    readonly backups: BackupService,
+    /** Set when the journal Paydesk had was missing or empty at start: the app waits for a choice. */
+    readonly absentJournal: AbsentJournal | undefined,
+    /** The support bundle (support-bundle.ts), redacted with the keychain's own secrets. */
+    readonly support: { bundle(app: { version: string; logFile?: string }): Promise<string> },
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
     const log = options.log ?? silentLogger;
     const file = join(options.dataDir, 'paydesk.sqlite');
-    const store = openStore(file);
+    const opening = await openDeskStore(options.dataDir, file, log, options.secrets);
+    const store = opening.store;
     const db = store.db;
-    const storeReport: StartupReport['store'] = store.fault
-      ? { writable: false, ...store.fault }
-      : { writable: true, file: store.file };
+    const storeReport: StartupReport['store'] = {
+      ...(store.fault
+        ? {
+            writable: false as const,
+            ...store.fault,
+            ...(opening.latestBackup ? { latestBackup: opening.latestBackup } : {}),
+          }
+        : { writable: true as const, file: store.file }),
+      ...(opening.restored ? { restored: opening.restored } : {}),
+    };
     if (store.fault) {
       log.log('error', 'The database cannot be written; Paydesk opens read-only', {
         code: store.fault.code,
@@ -254,6 +284,24 @@ export class PaydeskServices {
     // reconcile above settles their rows in flight, and the clerk resumes them.
     const batches = new BatchService(db, journal, profiles, orders, { operator: options.operator });
     if (!store.fault) batches.recover();
+    const backups = new BackupService({
+      db,
+      dataDir: options.dataDir,
+      log,
+      ...(store.fault ? { fault: store.fault } : {}),
+      ...(opened.team ? { teamWhere: opened.team.where } : {}),
+      ...(options.backupEveryMs ? { everyMs: options.backupEveryMs } : {}),
+      ...(options.firstBackupAfterMs !== undefined
+        ? { firstAfterMs: options.firstBackupAfterMs }
+        : {}),
+    });
+    if (options.backups !== 'off') backups.startSchedule();
+    const teamSettings = new TeamSettingsService(
+      options.dataDir,
+      options.secrets,
+      options.team ?? {},
+      () => teamProfiles.mirror.keptFromTeam(),
+    );
     return new PaydeskServices(
       db,
       new ProfileService(profiles, options.secrets, connections, teamProfiles, pendingKeys),
@@ -272,11 +320,25 @@ export class PaydeskServices {
       store,
       journal,
       opened,
-      new TeamSettingsService(options.dataDir, options.secrets, options.team ?? {}, () =>
-        teamProfiles.mirror.keptFromTeam(),
-      ),
+      teamSettings,
       { profiles: teamProfiles, upload: new TeamUploadService(db, teamProfiles) },
       pendingKeys,
+      backups,
+      opening.absent,
+      {
+        bundle: (app) =>
+          supportBundle(
+            {
+              databaseFile: file,
+              profiles,
+              secrets: options.secrets,
+              backups,
+              teamSettings,
+              report,
+            },
+            app,
+          ),
+      },
     );
   }
 
@@ -288,6 +350,7 @@ export class PaydeskServices {
     await this.orders.close(); // the one action path: every follow-up stops
     await this.sandbox?.close();
     await this.journalAtStart.session.close();
+    await this.backups.close(); // a backup under way finishes before the database closes
     this.store.close();
   }
 }

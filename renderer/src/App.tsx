@@ -8,7 +8,7 @@ import { paydesk, unwrap } from './api';
 import { EnvironmentBadge } from './components/EnvironmentBadge';
 import { ErrorNotice, Notice } from './components/Notice';
 import { RoleFence } from './components/RoleFence';
-import { StoreNotice } from './components/StoreNotice';
+import { RestoredNotice, StoreNotice } from './components/StoreNotice';
 import { SignedInAs, TeamNotice } from './components/TeamNotice';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
 import { keys, useAppStatus, useJournalEvents } from './queries';
@@ -55,6 +55,9 @@ const RecurringScreen = lazy(() =>
 );
 const TeamJournalScreen = lazy(() =>
   import('./screens/settings/TeamJournalScreen').then((m) => ({ default: m.TeamJournalScreen })),
+);
+const BackupsScreen = lazy(() =>
+  import('./screens/settings/BackupsScreen').then((m) => ({ default: m.BackupsScreen })),
 );
 const PayLinkScreen = lazy(() =>
   import('./screens/pay-link/PayLinkScreen').then((m) => ({ default: m.PayLinkScreen })),
@@ -155,9 +158,8 @@ function Frame() {
           })}
         </nav>
         <main className="app-main">
-          {status.data && !status.data.store.writable && (
-            <StoreNotice message={status.data.store.message} file={status.data.store.file} />
-          )}
+          {status.data && !status.data.store.writable && <StoreNotice store={status.data.store} />}
+          {status.data && <RestoredNotice store={status.data.store} />}
           <TeamNotice />
           {status.data && !status.data.keychain.usable && (
             <Notice kind="warning">
@@ -223,6 +225,7 @@ function Frame() {
               </RoleFence>
             )}
             {route.screen === 'team-journal' && <TeamJournalScreen />}
+            {route.screen === 'backups' && <BackupsScreen />}
           </Suspense>
         </main>
       </div>

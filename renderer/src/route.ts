@@ -15,7 +15,8 @@ export type ScreenName =
   | 'journal'
   | 'profiles'
   | 'keys'
-  | 'team-journal';
+  | 'team-journal'
+  | 'backups';
 
 /** The navigation's groups, by what people do. */
 export const GROUPS = [
@@ -82,6 +83,12 @@ export const SCREENS: readonly { name: ScreenName; label: string; who: string; g
     name: 'team-journal',
     label: 'Team journal',
     who: 'One journal for the team (PostgreSQL)',
+    group: 'Settings',
+  },
+  {
+    name: 'backups',
+    label: 'Backups',
+    who: 'Back up, restore, support bundle',
     group: 'Settings',
   },
 ];

@@ -96,7 +96,7 @@ async function serveRenderer(): Promise<{ origin: string; close(): Promise<void>
 export interface SavedFile {
   name: string;
   content: string;
-  kind: 'pem' | 'csv' | 'sql';
+  kind: 'pem' | 'csv' | 'sql' | 'json';
 }
 
 export interface Harness {

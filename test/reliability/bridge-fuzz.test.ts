@@ -273,6 +273,12 @@ function plausible(field: string, options: { realProfile: boolean }): fc.Arbitra
         { weight: 3, arbitrary: fc.constantFrom('paydesk', 'Front-1') },
         { weight: 1, arbitrary: hostileString },
       );
+    case 'folder':
+      // Inside this test's own folder, or refused (relative, empty): nothing is made elsewhere.
+      return fc.oneof(
+        fc.constantFrom(join(dataDir, 'other-backups'), 'relative/backups', '', ' '),
+        hostileString.filter((text) => !text.trim().startsWith('/') && !/^[A-Za-z]:/.test(text)),
+      );
     case 'caPem':
       return fc.constantFrom(
         '',
@@ -395,6 +401,12 @@ const SHAPES: Record<string, string[]> = {
   'team.refreshProfiles': [],
   'team.planLocalJournalUpload': ['profileMap'],
   'team.uploadLocalJournal': ['profileMap'],
+  'backups.status': [],
+  'backups.backUpNow': [],
+  'backups.setFolder': ['folder'],
+  'backups.restore': ['name'],
+  'backups.startNewJournal': [],
+  'support.saveBundle': [],
 };
 
 function shaped(fields: string[], options: { realProfile: boolean }): fc.Arbitrary<unknown> {
