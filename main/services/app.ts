@@ -200,13 +200,7 @@ export class PaydeskServices {
         options.onEntryChanged?.(entry);
       },
     });
-    const orders = new OrderService(
-      db,
-      journal,
-      connections,
-      { operator: options.operator },
-      actions,
-    );
+    const orders = new OrderService(db, journal, connections, actions);
     const cards = new CardService(actions, connections);
 
     const probe = await options.secrets.probe();

@@ -41,6 +41,6 @@ export async function orderDesk(
   const connections = new Connections(profiles, secrets, clientFactory);
   const options: OrderServiceOptions = { operator: 'ann', ...service };
   const path = new ActionPath(port, connections, options);
-  const orders = new OrderService(db, port, connections, options, path);
+  const orders = new OrderService(db, port, connections, path);
   return { secrets, profiles, connections, path, orders };
 }
