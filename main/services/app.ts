@@ -10,7 +10,7 @@ import type { KeyMaterial } from '../keys/material';
 import { generateNativeKeyMaterial, publicKeyMaterial } from '../keys/native';
 import { silentLogger, type Logger } from '../log';
 import { startSandbox, type Sandbox } from '../sandbox';
-import type { SecretStore } from '../secrets';
+import type { SecretStore, SecretStoreStatus } from '../secrets';
 import { openStore, type Db, type Store, type StoreFault } from '../store/sqlite/database';
 import type { JournalEntry, JournalPort } from '../store/journal/port';
 import { Profiles } from '../store/sqlite/profiles';
@@ -58,6 +58,13 @@ export interface StartOptions {
   journal?: JournalPort;
   /** Timeouts of the team journal's connection (tests shorten them). */
   team?: TeamOpenOptions;
+  /**
+   * The keychain check of this start: the desktop bounds it (KeychainCheck) and shows the wait
+   * in its window. Absent: secrets.probe(), unbounded, for tests and the harness.
+   */
+  probeKeychain?: () => Promise<SecretStoreStatus>;
+  /** Told each step of the start, in a few words, for the window to show. */
+  onStep?: (step: string) => void;
 }
 
 export interface StartupReport {
@@ -106,7 +113,9 @@ export class PaydeskServices {
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
     const log = options.log ?? silentLogger;
+    const step = options.onStep ?? (() => undefined);
     const file = join(options.dataDir, 'paydesk.sqlite');
+    step('Opening the database');
     const store = openStore(file);
     const db = store.db;
     const storeReport: StartupReport['store'] = store.fault
@@ -119,6 +128,7 @@ export class PaydeskServices {
       });
     }
     // The team's journal when this desk uses one (team.json), never the local one instead.
+    step('Opening the journal');
     const opened = await openJournalAtStart({
       dataDir: options.dataDir,
       db,
@@ -181,7 +191,8 @@ export class PaydeskServices {
     );
     const cards = new CardService(actions, connections);
 
-    const probe = await options.secrets.probe();
+    step('Checking the keychain');
+    const probe = await (options.probeKeychain ?? (() => options.secrets.probe()))();
     let report: StartupReport;
     if (!probe.usable) {
       log.log('warn', 'The keychain cannot be used', { reason: probe.error.reason });
@@ -210,6 +221,7 @@ export class PaydeskServices {
         },
       };
     } else {
+      step('Starting the built-in sandbox');
       const started = await startEmbeddedSandbox(options, profiles, keys, log).catch(
         (error: unknown) => {
           log.log('error', 'The built-in sandbox did not start', { error });
@@ -275,13 +287,22 @@ export class PaydeskServices {
     );
   }
 
-  async close(): Promise<void> {
+  /** `onStep` is told what is being finished, for the window to say while Paydesk quits. */
+  async close(onStep: (step: string) => void = () => undefined): Promise<void> {
     // A key still being made is attached first (or fails): never half-kept by a closed database.
+    onStep('Finishing the RSA key being made');
     await this.pendingKeys.allSettled();
+    onStep('Settling the operations left from the last run');
     await this.reconciled.catch(() => undefined);
+    onStep("Pausing the batch: the rows being sent get the gateway's answer");
     await this.batches.close(); // paused: the rows being sent reach their end first
+    onStep(
+      'Recording the answers of operations being sent (any left are asked about at the next start)',
+    );
     await this.orders.close(); // the one action path: every follow-up stops
+    onStep('Stopping the built-in sandbox');
     await this.sandbox?.close();
+    onStep('Closing the journal');
     await this.journalAtStart.session.close();
     this.store.close();
   }

@@ -10,6 +10,7 @@ import { ErrorNotice, Notice } from './components/Notice';
 import { RoleFence } from './components/RoleFence';
 import { StoreNotice } from './components/StoreNotice';
 import { SignedInAs, TeamNotice } from './components/TeamNotice';
+import { LifecycleGate } from './lifecycle';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
 import { keys, useAppStatus, useJournalEvents } from './queries';
 import { GROUPS, hrefOf, SCREENS, useRoute } from './route';
@@ -62,9 +63,11 @@ const PayLinkScreen = lazy(() =>
 
 export function App() {
   return (
-    <ActiveProfileProvider>
-      <Frame />
-    </ActiveProfileProvider>
+    <LifecycleGate>
+      <ActiveProfileProvider>
+        <Frame />
+      </ActiveProfileProvider>
+    </LifecycleGate>
   );
 }
 
