@@ -8,6 +8,7 @@ import { relative, resolve } from 'node:path';
 import { closeSharedBrowser, startHarness } from '../test/harness/harness';
 import { shootAdmin } from '../test/e2e/shots/admin';
 import { shootBatch } from '../test/e2e/shots/batch';
+import { shootLifecycle } from '../test/e2e/shots/lifecycle';
 import { shootMoney } from '../test/e2e/shots/money';
 import { shootOrders } from '../test/e2e/shots/orders';
 import { shootTeam } from '../test/e2e/shots/team';
@@ -19,7 +20,7 @@ const dir = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
 mkdirSync(dir, { recursive: true });
 
 const written: string[] = [];
-for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch]) {
+for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch, shootLifecycle]) {
   // A fresh first start for each set, so one set's actions never show up in the other's.
   const h = await startHarness();
   try {
