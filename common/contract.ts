@@ -462,6 +462,17 @@ const lifecycleSchema = z.object({
   message: z.string().optional(),
 });
 
+const trustedCaSchema = z.object({
+  certificates: z.array(
+    z.object({
+      subject: z.string(),
+      issuer: z.string(),
+      validTo: z.string(),
+      fingerprint: z.string(),
+    }),
+  ),
+});
+
 const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
 /** An export says how many entries it wrote: the notice never counts a later search. */
 const exportResultSchema = saveResultSchema.extend({ count: z.number().int().nonnegative() });
@@ -611,6 +622,15 @@ const call = <Req extends z.ZodType, Res extends z.ZodType>(
 export const contract = {
   app: {
     status: call(empty, startupReportSchema),
+  },
+  /** Settings -> Network: a CA trusted besides the built-in ones (a company's TLS proxy). */
+  network: {
+    trustedCa: call(empty, trustedCaSchema),
+    saveTrustedCa: call(
+      z.object({ pem: text(65_536).min(1, 'Paste the CA certificate.') }).strict(),
+      trustedCaSchema,
+    ),
+    clearTrustedCa: call(empty, trustedCaSchema),
   },
   /** Answered from the first moment the window exists, before the services have started. */
   lifecycle: {
@@ -866,6 +886,7 @@ export type PayLinkData = z.output<typeof payLinkViewSchema>;
 export type JournalFilterInput = z.input<typeof journalFilterSchema>;
 export type CallbackCheckData = z.output<typeof callbackCheckSchema>;
 export type BatchViewData = z.output<typeof batchViewSchema>;
+export type TrustedCaData = z.output<typeof trustedCaSchema>;
 export type LifecycleData = z.output<typeof lifecycleSchema>;
 export type BatchRowData = z.output<typeof batchRowSchema>;
 

@@ -54,6 +54,11 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
   return {
     // Served here once the services run; the desktop answers these itself before then.
     lifecycle: { state: () => READY, retryKeychain: () => READY, skipKeychain: () => READY },
+    network: {
+      trustedCa: () => services.network.view(),
+      saveTrustedCa: ({ pem }) => services.network.save(pem),
+      clearTrustedCa: () => services.network.clear(),
+    },
     app: {
       status: () => {
         const { report } = services;

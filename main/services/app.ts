@@ -33,6 +33,7 @@ import { TeamSettingsService } from './team/team-settings';
 import type { TeamOpenOptions } from '../store/postgres/connect';
 import { TeamProfiles } from './team/profiles';
 import { TeamUploadService } from './team/upload';
+import { TrustedCa, type TrustedCaView } from './trusted-ca';
 
 export interface StartOptions {
   dataDir: string;
@@ -65,6 +66,13 @@ export interface StartOptions {
   probeKeychain?: () => Promise<SecretStoreStatus>;
   /** Told each step of the start, in a few words, for the window to show. */
   onStep?: (step: string) => void;
+}
+
+export interface NetworkSettings {
+  view(): TrustedCaView;
+  /** Trusts the PEM's CA certificates from the next connection on; refuses anything else. */
+  save(pem: string): TrustedCaView;
+  clear(): TrustedCaView;
 }
 
 export interface StartupReport {
@@ -109,6 +117,8 @@ export class PaydeskServices {
     readonly team: { profiles: TeamProfiles; upload: TeamUploadService },
     /** The Sandbox profile's key when start left it being made: close waits for it. */
     private readonly pendingKeys: PendingKeys,
+    /** Settings -> Network: the CA trusted besides the built-in roots. */
+    readonly network: NetworkSettings,
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
@@ -141,12 +151,36 @@ export class PaydeskServices {
     const journal = options.journal ?? opened.port;
     // The Sandbox profile's key while start leaves it being made: every use of the key waits.
     const pendingKeys = new PendingKeys();
+    // Settings -> Network's CA, read when each client is made (a change drops them all).
+    const trustedCa = new TrustedCa(options.dataDir, (message) =>
+      log.log('error', 'The trusted CA file cannot be used; the built-in roots only', { message }),
+    );
     const connections = new Connections(
       profiles,
       options.secrets,
-      defaultClientFactory(),
+      (credentials) => {
+        const ca = trustedCa.ca();
+        return defaultClientFactory(ca ? { ca } : {})(credentials);
+      },
       pendingKeys,
     );
+    const network: NetworkSettings = {
+      view: () => trustedCa.view(),
+      save: (pem) => {
+        const view = trustedCa.save(pem);
+        connections.forgetAll();
+        log.log('info', 'Settings -> Network: a trusted CA was saved', {
+          certificates: view.certificates.map((c) => c.fingerprint).join(' '),
+        });
+        return view;
+      },
+      clear: () => {
+        const view = trustedCa.clear();
+        connections.forgetAll();
+        log.log('info', 'Settings -> Network: the trusted CA was removed');
+        return view;
+      },
+    };
     // Off until the desk joins a team (TeamProfiles.join with its open team journal).
     const teamProfiles = new TeamProfiles(db, profiles, options.secrets, (id) =>
       connections.forget(id),
@@ -284,6 +318,7 @@ export class PaydeskServices {
       new TeamSettingsService(options.dataDir, options.secrets, options.team),
       { profiles: teamProfiles, upload: new TeamUploadService(db, teamProfiles) },
       pendingKeys,
+      network,
     );
   }
 
