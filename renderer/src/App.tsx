@@ -57,6 +57,9 @@ const RecurringScreen = lazy(() =>
 const TeamJournalScreen = lazy(() =>
   import('./screens/settings/TeamJournalScreen').then((m) => ({ default: m.TeamJournalScreen })),
 );
+const NetworkScreen = lazy(() =>
+  import('./screens/settings/NetworkScreen').then((m) => ({ default: m.NetworkScreen })),
+);
 const PayLinkScreen = lazy(() =>
   import('./screens/pay-link/PayLinkScreen').then((m) => ({ default: m.PayLinkScreen })),
 );
@@ -223,6 +226,11 @@ function Frame() {
               </RoleFence>
             )}
             {route.screen === 'team-journal' && <TeamJournalScreen />}
+            {route.screen === 'network' && (
+              <RoleFence need="admin">
+                <NetworkScreen />
+              </RoleFence>
+            )}
           </Suspense>
         </main>
       </div>

@@ -15,7 +15,8 @@ export type ScreenName =
   | 'journal'
   | 'profiles'
   | 'keys'
-  | 'team-journal';
+  | 'team-journal'
+  | 'network';
 
 /** The navigation's groups, by what people do. */
 export const GROUPS = [
@@ -84,6 +85,7 @@ export const SCREENS: readonly { name: ScreenName; label: string; who: string; g
     who: 'One journal for the team (PostgreSQL)',
     group: 'Settings',
   },
+  { name: 'network', label: 'Network', who: "A company proxy's certificate", group: 'Settings' },
 ];
 
 export interface Route {
