@@ -1,9 +1,12 @@
-// ESLint flat config: type-aware rules everywhere, and the import bans that keep the process
-// boundaries of design.md honest (no electron in the renderer, no raw IPC outside the bridge).
+// ESLint flat config: type-aware rules everywhere, the import bans that keep the process
+// boundaries honest (no electron in the renderer, no raw IPC outside the bridge), and the
+// layering of docs/architecture.md (eslint/layers.js: which folder may import which).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+
+import { layers } from './eslint/layers.js';
 
 const rawIpcBan = {
   paths: [
@@ -36,6 +39,11 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
       'no-restricted-imports': ['error', rawIpcBan],
     },
+  },
+  {
+    files: ['main/**/*.ts', 'common/**/*.ts', 'preload/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    plugins: { layers },
+    rules: { 'layers/walls': 'error' },
   },
   {
     // Money is never a float: parseFloat and Number() on amounts are banned in the gateway.

@@ -1,59 +1,23 @@
-// The sandbox gateway's HTTP server (node:http on 127.0.0.1): routes every operation of the
-// table under `{prefix}/api/...`, checks each request as a strict gateway would (Accept, form
-// body, fields, checksum or signature), runs it, and answers JSON or the deployed key=value
-// layout. Also serves the sandbox's own pages under `{prefix}/sandbox/`.
+// The sandbox gateway's HTTP server (node:http on 127.0.0.1): checks each request's Host and
+// path and hands it to the API (api-route.ts: every operation of the table under
+// `{prefix}/api/...`) or to the sandbox's own pages (page-route.ts: under `{prefix}/sandbox/`),
+// both working on the sandbox's world (world.ts). startSandbox returns the handle that tests and
+// the app hold.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { InputError } from '../gateway/errors';
-import { validateFields } from '../gateway/fields';
-import { OPERATIONS, type OperationDef } from '../gateway/operations';
-import { pagesBase, type Fields } from './answers';
-import { verifyControl, verifyOAuth } from './auth';
-import { CallbackDispatcher, DEFAULT_CALLBACK_SETTINGS, type CallbackSettings } from './callbacks';
-import { SandboxClock } from './clock';
-import { SandboxRefusal, refuse } from './codes';
-import { openDb, Store, type TxRow } from './db';
-import { Engine } from './engine';
-import { runOperation } from './handlers';
-import {
-  MerchantRegistry,
-  type Merchant,
-  type MerchantInput,
-  type ResponseFormat,
-} from './merchants';
-import { MisbehaviourSwitch, type Misbehaviour } from './misbehaviour';
-import { acsPage, formPage, waitPage, type PageContext } from './pages';
-import { widenExpireYear } from './readings';
-import { chargeDueRecurring } from './recurring';
-import { seedDemo } from './seed';
-import { VisibilityDelay } from './visibility';
-import { checkAccept, parseFormBody, readBody, sendFields, sendText, type Pairs } from './wire';
+import type { OperationDef } from '../gateway/operations';
+import { apiRoute, sendRefusal } from './api-route';
+import type { SandboxClock } from './clock';
+import type { TxRow } from './db';
+import type { Merchant, MerchantInput, ResponseFormat } from './merchants';
+import type { Misbehaviour } from './misbehaviour';
+import { pageRoute } from './page-route';
+import { sendText } from './wire';
+import { SandboxWorld, type SandboxOptions } from './world';
 
-export interface SandboxOptions {
-  /** TCP port on 127.0.0.1; 0 (the default) lets the OS pick a free one. */
-  port?: number;
-  /** Path prefix of the base URL, like deployed gateways' `/paynet` (the default). */
-  prefix?: string;
-  merchants?: readonly MerchantInput[];
-  /** SQLite file for the sandbox's state; in memory when absent. */
-  database?: string;
-  /** How long transactions stay `processing` before their final status (default 2000 ms). */
-  delayMs?: number;
-  /** When an approved sale or capture counts as settled and can no longer be voided (default 24 h). */
-  settleAfterMs?: number;
-  /** Answer format for merchants that do not choose one (default `json`). */
-  responseFormat?: ResponseFormat;
-  callbacks?: Partial<CallbackSettings>;
-  misbehaviour?: Partial<Misbehaviour>;
-  /** Creates believable orders for the first merchant on start. */
-  seed?: 'demo';
-  /** How often due work (final statuses, charges, callbacks) is looked for, in real ms (default 100). */
-  tickMs?: number;
-  /** Where unexpected faults are reported; they are answered with a 500 either way. */
-  log?: (message: string) => void;
-}
+export type { SandboxOptions } from './world';
 
 /** A read-only view of a recorded transaction, for tests and for main's first-run screens. */
 export interface SandboxOrder {
@@ -99,8 +63,6 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const API_ENDPOINT_ID = /^[1-9]\d{0,18}$/;
-
 /**
  * A path of plain segments (letters, digits, `._~-`, none starting with a dot): no query, dot
  * segment or percent-escape for the URL parser to resolve, so it is its own pathname.
@@ -129,10 +91,6 @@ function normalizePrefix(prefix: string): string {
   return trimmed;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const prefix = normalizePrefix(options.prefix ?? '/paynet');
   for (const name of ['delayMs', 'settleAfterMs', 'tickMs', 'port'] as const) {
@@ -141,227 +99,41 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       throw new RangeError(`${name} must be a whole number of 0 or more; got ${value}.`);
     }
   }
-  const log = options.log ?? ((message: string) => console.error(message));
-  const registry = new MerchantRegistry();
-  for (const merchant of options.merchants ?? []) registry.add(merchant);
-  const defaultFormat = options.responseFormat ?? 'json';
-
-  const clock = new SandboxClock();
-  const store = new Store(openDb(options.database ?? ':memory:'));
-  const controlKeyOf = (endpointId: string) => registry.byEndpointId(endpointId)?.controlKey;
-  const engine = new Engine(
-    store,
-    clock,
-    { delayMs: options.delayMs ?? 2_000, settleAfterMs: options.settleAfterMs ?? 86_400_000 },
-    // Called only once requests run, after the dispatcher below exists.
-    (tx) => dispatcher.queue(tx),
-  );
-  const dispatcher = new CallbackDispatcher(engine, controlKeyOf, {
-    ...DEFAULT_CALLBACK_SETTINGS,
-    ...options.callbacks,
+  const world = new SandboxWorld(options, options.log ?? ((message) => console.error(message)));
+  const server = createServer(router(world, prefix, options.responseFormat ?? 'json'));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) => {
+      world.store.db.close();
+      reject(error);
+    });
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.removeAllListeners('error');
+      resolve();
+    });
   });
-  const misbehaviour = new MisbehaviourSwitch();
-  misbehaviour.set(options.misbehaviour ?? {});
-  const visibility = new VisibilityDelay();
-  const received = new Map<string, number>();
+  const port = (server.address() as AddressInfo).port;
+  const timer = setInterval(world.background, options.tickMs ?? 100);
+  timer.unref();
+  const stopListening = world.clock.onChange(world.background);
+  return handleOf(world, `http://127.0.0.1:${port}${prefix}`, port, async () => {
+    clearInterval(timer);
+    stopListening();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  });
+}
 
-  const byPath = new Map<string, OperationDef>(
-    [...OPERATIONS.values()].map((def) => [def.path, def]),
-  );
-
-  /**
-   * Final statuses and recurring charges whose time has come, synchronously, so an answer
-   * never reports an order as it was before its due time. Costs nothing when nothing is due
-   * (an in-memory check), which is every request but the few right after a due time: the
-   * background tick below does the pass otherwise.
-   */
-  const settleOrders = (): void => {
-    if (!store.mayHaveDueWork(clock.now())) return;
-    engine.finalizeDue();
-    if (chargeDueRecurring(engine) > 0) engine.finalizeDue();
-    store.refreshDueHint();
-  };
-  /**
-   * The whole due-work pass: orders as above, and due callbacks started and not awaited, so a
-   * slow merchant endpoint never slows the gateway's answers. Run by the tick and on clock
-   * moves, not per request.
-   */
-  const settleNow = (): void => {
-    settleOrders();
-    dispatcher
-      .deliverDue()
-      .catch((error: unknown) => log(`sandbox: callback delivery failed: ${String(error)}`));
-  };
-  let closed = false;
-  const runDueWork = async (): Promise<void> => {
-    if (closed) return;
-    settleNow();
-    await dispatcher.idle();
-  };
-  const background = (): void => {
-    if (closed) return;
-    try {
-      settleNow();
-    } catch (error) {
-      log(`sandbox: due work failed: ${String(error)}`);
-    }
-  };
-
-  if (options.seed === 'demo') {
-    const first = registry.all()[0];
-    if (!first) {
-      store.db.close();
-      throw new RangeError('--seed demo needs at least one merchant.');
-    }
-    seedDemo(engine, first.endpointId);
-  }
-
-  const formatFor = (merchant: Merchant | undefined): ResponseFormat =>
-    merchant?.responseFormat ?? defaultFormat;
-
-  async function handleApi(
-    req: IncomingMessage,
-    res: ServerResponse,
-    rest: string,
-    origin: string,
-  ): Promise<void> {
-    const slash = rest.lastIndexOf('/');
-    const def = byPath.get(rest.slice(0, slash));
-    const endpointId = rest.slice(slash + 1);
-    if (!def || endpointId === '') {
-      sendText(
-        res,
-        404,
-        `No gateway operation at ${prefix}${rest}. Operations live at ${prefix}/api/<version>/<operation>/<endpointId>.`,
-      );
-      return;
-    }
-    if (req.method !== 'POST') {
-      sendText(res, 405, `${def.name} is called with POST.`, { Allow: 'POST' });
-      return;
-    }
-    // Known from the path before anything is checked, so every refusal (a wrong Accept header
-    // included) comes in the merchant's own answer layout.
-    const merchant: Merchant | undefined = API_ENDPOINT_ID.test(endpointId)
-      ? registry.byEndpointId(endpointId)
-      : undefined;
-    try {
-      // The body is read before any refusal, so the connection stays usable for the next request.
-      const body = await readBody(req);
-      received.set(def.name, (received.get(def.name) ?? 0) + 1);
-      settleOrders();
-      const latency = misbehaviour.latencyFor(def.name);
-      if (latency > 0) await sleep(latency);
-      if (misbehaviour.shouldFail(def.name)) {
-        throw refuse(
-          'INJECTED_FAULT',
-          'The sandbox was told to fail this request (misbehaviour switch); nothing was recorded.',
-        );
-      }
-      checkAccept(req.headers.accept);
-      const pairs = parseFormBody(req.headers['content-type'], body);
-      if (!API_ENDPOINT_ID.test(endpointId)) {
-        throw refuse(
-          'INVALID_FIELD',
-          `The endpoint id ${JSON.stringify(endpointId)} in the path must be a whole number.`,
-        );
-      }
-      if (!merchant)
-        throw refuse(
-          'UNKNOWN_MERCHANT',
-          `Endpoint ${endpointId} is not a merchant endpoint of this gateway.`,
-        );
-      const fields = checkFields(def, pairs);
-      if (def.auth.kind === 'control') {
-        verifyControl({
-          def,
-          merchant,
-          endpointId,
-          fields,
-          login: valueOf(pairs, 'login'),
-          control: valueOf(pairs, 'control'),
-          store,
-        });
-      } else {
-        verifyOAuth({
-          def,
-          merchant,
-          registry,
-          store,
-          url: `http://${req.headers.host ?? ''}${req.url ?? ''}`,
-          bodyPairs: pairs,
-          authorization: req.headers.authorization,
-          nowSeconds: Math.floor(Date.now() / 1000),
-        });
-      }
-      if (def.name === 'STATUS') visibility.checkStatus(endpointId, fields);
-      const answer = runOperation(
-        engine,
-        { def, merchant, endpointId, fields, pages: pagesBase(origin, prefix) },
-        { dedupe: !misbehaviour.noDedupe },
-      );
-      if (def.name !== 'STATUS')
-        visibility.hide(endpointId, answer, misbehaviour.visibilityDelayFor(def.name));
-      if (misbehaviour.shouldDrop(def.name)) {
-        // The order is committed; the client never hears about it.
-        res.socket?.destroy();
-        return;
-      }
-      sendFields(res, 200, answer, formatFor(merchant));
-    } catch (error) {
-      sendRefusal(res, error, formatFor(merchant));
-    }
-  }
-
-  function sendRefusal(res: ServerResponse, error: unknown, format: ResponseFormat): void {
-    let refusal: SandboxRefusal;
-    if (error instanceof SandboxRefusal) refusal = error;
-    else {
-      log(
-        `sandbox: unexpected fault: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      refusal = refuse(
-        'INTERNAL',
-        'The sandbox met an unexpected fault; the request may not have been recorded.',
-      );
-    }
-    const fields: Fields = {
-      type: refusal.responseType,
-      'error-message': refusal.message,
-      'error-code': refusal.code,
-    };
-    if (!res.headersSent) sendFields(res, refusal.http, fields, format);
-  }
-
-  async function handlePage(
-    req: IncomingMessage,
-    res: ServerResponse,
-    rest: string,
-    origin: string,
-  ): Promise<void> {
-    const match = /^\/sandbox\/(form|acs|wait)\/([0-9a-f]{32})$/.exec(rest);
-    const tx = match?.[2] ? store.byPageToken(match[2]) : undefined;
-    if (!match || !tx) {
-      sendText(
-        res,
-        404,
-        'This sandbox page does not exist (the link is wrong or the sandbox was restarted).',
-      );
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'POST') {
-      sendText(res, 405, 'Use GET or POST.', { Allow: 'GET, POST' });
-      return;
-    }
-    settleOrders();
-    const ctx: PageContext = { engine, pages: pagesBase(origin, prefix), controlKeyOf };
-    const fresh = store.tx(tx.id) ?? tx;
-    if (match[1] === 'form') await formPage(ctx, fresh, req, res);
-    else if (match[1] === 'acs') await acsPage(ctx, fresh, req, res);
-    else waitPage(ctx, fresh, res);
-  }
-
-  const server: Server = createServer((req, res) => {
+/** Every request: its Host and path checked, then the API's or the pages' route. */
+function router(
+  world: SandboxWorld,
+  prefix: string,
+  defaultFormat: ResponseFormat,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const api = apiRoute(world, prefix);
+  const pages = pageRoute(world, prefix);
+  return (req, res) => {
     // Page addresses are built from the Host the client used, so they work under any loopback
     // name; a Host that is not a plain host[:port] is refused rather than echoed into pages.
     const host = req.headers.host ?? '';
@@ -377,9 +149,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const rest = path.startsWith(prefix + '/') ? path.slice(prefix.length) : undefined;
     const route = rest?.startsWith('/api/')
-      ? handleApi
+      ? api
       : rest?.startsWith('/sandbox/')
-        ? handlePage
+        ? pages
         : undefined;
     if (!route || rest === undefined) {
       sendText(
@@ -389,34 +161,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       );
       return;
     }
-    route(req, res, rest, origin).catch((error: unknown) => sendRefusal(res, error, defaultFormat));
-  });
+    route(req, res, rest, origin).catch((error: unknown) =>
+      sendRefusal(world.log, res, error, defaultFormat),
+    );
+  };
+}
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => {
-      store.db.close();
-      reject(error);
-    });
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.removeAllListeners('error');
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const timer = setInterval(background, options.tickMs ?? 100);
-  timer.unref();
-  const stopListening = clock.onChange(background);
-
+/** The handle tests and the app hold: the world's read-only views and its switches. */
+function handleOf(
+  world: SandboxWorld,
+  baseUrl: string,
+  port: number,
+  stopServing: () => Promise<void>,
+): Sandbox {
+  const { registry, store, engine } = world;
   return {
-    baseUrl: `http://127.0.0.1:${port}${prefix}`,
+    baseUrl,
     port,
-    clock,
+    clock: world.clock,
     addMerchant: (merchant) => registry.add(merchant),
     replaceMerchant: (merchant) => registry.replace(merchant),
     merchants: () => registry.all(),
-    misbehave: (next) => misbehaviour.set(next),
-    received: (operation) => received.get(operation) ?? 0,
-    runDueWork,
+    misbehave: (next) => world.misbehaviour.set(next),
+    received: (operation) => world.received.get(operation) ?? 0,
+    runDueWork: () => world.runDueWork(),
     cardRefs: (endpointId) =>
       store.listCardRefs(endpointId).map((r) => ({
         id: String(r.id),
@@ -449,41 +217,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           .map((c) => ({ url: c.url, attempts: Number(c.attempts), state: c.state })),
       })),
     async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(timer);
-      stopListening();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await dispatcher.idle();
-      store.db.close();
+      if (world.isClosed) return;
+      await world.close(stopServing);
     },
   };
-}
-
-/** The value of the body's field `name` (each name comes once: parseFormBody refuses repeats). */
-function valueOf(pairs: Pairs, name: string): string | undefined {
-  for (const [n, value] of pairs) if (n === name) return value;
-  return undefined;
-}
-
-/**
- * The client's own field rules (validateFields), on the body without the names the signature
- * adds (login, control, oauth_*). A missing field is error-code 1, a malformed one 2.
- */
-function checkFields(def: OperationDef, pairs: Pairs): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of pairs) {
-    if (name === 'login' || name === 'control' || name.startsWith('oauth_')) continue;
-    fields[name] = value;
-  }
-  try {
-    return validateFields(def, widenExpireYear(fields));
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    const missing = error.field !== undefined && !fields[error.field]?.trim();
-    throw refuse(missing ? 'MISSING_FIELD' : 'INVALID_FIELD', error.message);
-  }
 }
