@@ -505,7 +505,7 @@ const startupReportSchema = z.object({
 });
 
 const callbackCheckSchema = z.object({
-  verdict: z.enum(['genuine', 'other-profile', 'forged', 'incomplete']),
+  verdict: z.enum(['genuine', 'other-profile', 'altered', 'checksum-only', 'forged', 'incomplete']),
   message: z.string(),
   readAs: z.enum(['url', 'query', 'form']),
   fields: z.array(z.object({ name: z.string(), value: z.string() })),
@@ -513,6 +513,15 @@ const callbackCheckSchema = z.object({
   clientOrderId: z.string().optional(),
   status: z.string().optional(),
   matchedProfile: z.object({ id: z.string(), name: z.string() }).optional(),
+  differences: z
+    .array(
+      z.object({
+        field: z.enum(['status', 'amount', 'currency', 'type']),
+        callback: z.string(),
+        gateway: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 const batchRowSchema = z.object({
@@ -539,6 +548,8 @@ const batchViewSchema = z.object({
   interrupted: z.boolean(),
   /** Why the batch paused by itself (the journal could not be reached), while it stays paused. */
   pausedBecause: z.string().nullable(),
+  /** While running: pause or cancel was asked and the rows being sent are reaching their end. */
+  stopping: z.enum(['pause', 'cancel']).nullable(),
   concurrency: z.number().int(),
   createdAt: z.string(),
   totals: z.array(
@@ -556,6 +567,7 @@ const batchViewSchema = z.object({
     done: z.number().int(),
     failed: z.number().int(),
     left: z.number().int(),
+    sending: z.number().int(),
     invalid: z.number().int(),
     cancelled: z.number().int(),
     ratePerSecond: z.number().nullable(),
@@ -890,14 +902,21 @@ export type TrustedCaData = z.output<typeof trustedCaSchema>;
 export type LifecycleData = z.output<typeof lifecycleSchema>;
 export type BatchRowData = z.output<typeof batchRowSchema>;
 
+/**
+ * What the main process knows about the request behind an error, set in main only
+ * (main/services/errors.ts deliveryOf): `nothing-sent` when it provably never left this desk,
+ * `gateway-refused` when the gateway answered no (nothing processed), `may-have-reached`
+ * otherwise. Screens read it and never guess it from a code.
+ */
+export type Delivery = 'nothing-sent' | 'may-have-reached' | 'gateway-refused';
+
 export interface BridgeErrorData {
   code: string;
   message: string;
   /** The field to fix, when there is one. */
   field?: string;
   details?: unknown;
-  /** The action's request never left this desk: the screen says "Nothing was sent". */
-  nothingSent?: true;
+  delivery: Delivery;
 }
 
 export type BridgeResult<T> = { ok: true; data: T } | { ok: false; error: BridgeErrorData };

@@ -29,3 +29,15 @@ export function actionLabel(action: string | null, operation: string): string {
     ? JOURNAL_ACTIONS[action as JournalAction]
     : operation;
 }
+
+/**
+ * Gateway operations that make a link for a customer to pay (a payment link, a hold link). Once
+ * the gateway has answered with the link the entry waits for the customer: no money moves
+ * until they pay, so it is an open link, not a pending operation.
+ */
+export const CUSTOMER_LINK_OPERATIONS: readonly string[] = ['SALEFORM', 'PREAUTHFORM'];
+
+/** An entry that is an open link: the gateway made it (acknowledged) and waits for the customer. */
+export function isOpenLink(entry: { operation: string; state: string }): boolean {
+  return entry.state === 'acknowledged' && CUSTOMER_LINK_OPERATIONS.includes(entry.operation);
+}

@@ -26,7 +26,7 @@ import { GatewayError, InputError, ValidationError } from './gateway/errors';
 import { KeyError } from './keys/errors';
 import { silentLogger, type Logger } from './log';
 import { SecretStoreError, SecretStoreUnavailableError } from './secrets';
-import { isNothingSent, ServiceError } from './services/errors';
+import { deliveryOf, ServiceError } from './services/errors';
 import { toStoreError } from './store/errors';
 import { JournalError } from './store/journal/types';
 import { ProfileError } from './store/profiles/profile';
@@ -94,19 +94,20 @@ function zodDetails(error: ZodError): {
 }
 
 /**
- * Turns anything a handler throws into what the renderer shows: a code and a sentence, and
- * `nothingSent` when the action path knows its request never left.
+ * Turns anything a handler throws into what the renderer shows: a code, a sentence, and what
+ * main knows of the request behind it (its delivery, services/errors.ts).
  */
 export function toBridgeError(
   error: unknown,
   log: Logger = silentLogger,
   databaseFile = '',
 ): BridgeErrorData {
-  const data = describeError(error, log, databaseFile);
-  return isNothingSent(error) ? { ...data, nothingSent: true } : data;
+  return { ...describeError(error, log, databaseFile), delivery: deliveryOf(error) };
 }
 
-function describeError(error: unknown, log: Logger, databaseFile: string): BridgeErrorData {
+type Described = Omit<BridgeErrorData, 'delivery'>;
+
+function describeError(error: unknown, log: Logger, databaseFile: string): Described {
   if (error instanceof ZodError) {
     const { field, details } = zodDetails(error);
     return {
@@ -167,7 +168,7 @@ function describeError(error: unknown, log: Logger, databaseFile: string): Bridg
   return {
     code: 'INTERNAL',
     message:
-      'Paydesk met an unexpected problem; nothing was sent. Try again, and if it persists, send the log to support.',
+      'Paydesk met an unexpected problem. Try again, and if it persists, send the log to support.',
   };
 }
 
@@ -184,7 +185,11 @@ export function createBridge(handlers: Handlers, options: BridgeOptions): Bridge
       if (!call)
         return {
           ok: false,
-          error: { code: 'UNKNOWN_CALL', message: `${channel} is not a Paydesk call.` },
+          error: {
+            code: 'UNKNOWN_CALL',
+            message: `${channel} is not a Paydesk call.`,
+            delivery: 'nothing-sent',
+          },
         };
       if (!options.isTrustedSender(sender)) {
         log.log('warn', 'Refused a bridge call from an untrusted frame', {
@@ -194,7 +199,11 @@ export function createBridge(handlers: Handlers, options: BridgeOptions): Bridge
         });
         return {
           ok: false,
-          error: { code: 'FORBIDDEN', message: 'This window may not call Paydesk.' },
+          error: {
+            code: 'FORBIDDEN',
+            message: 'This window may not call Paydesk.',
+            delivery: 'nothing-sent',
+          },
         };
       }
       const def = (
@@ -209,7 +218,11 @@ export function createBridge(handlers: Handlers, options: BridgeOptions): Bridge
       if (!def || !handler)
         return {
           ok: false,
-          error: { code: 'UNKNOWN_CALL', message: `${channel} has no handler.` },
+          error: {
+            code: 'UNKNOWN_CALL',
+            message: `${channel} has no handler.`,
+            delivery: 'nothing-sent',
+          },
         };
       let request: unknown;
       try {
@@ -227,6 +240,7 @@ export function createBridge(handlers: Handlers, options: BridgeOptions): Bridge
             channel,
             issues: error.issues.map((i) => i.path.join('.')),
           });
+          // The handler ran: what it sent is unknown here.
           return { ok: false, error: toBridgeError(new Error('result schema'), log) };
         }
         return { ok: false, error: toBridgeError(error, log, options.databaseFile) };

@@ -1,8 +1,11 @@
 // Reads the gateway's answers. The spec's JSON (`application/vnd.pay+json`) and the
 // `type=...\n&name=value\n` layout of deployed gateways carry the same field names
-// (gateway-notes.md); the content type decides which parser reads the body.
+// (gateway-notes.md); the content type decides which parser reads the body. A field named
+// twice with different values makes the answer unreadable: reading either value would be a
+// guess about which one the gateway meant (docs/protocol.md, "Answers").
 
 import { AuthError, ServerError, UnreadableResponseError, ValidationError } from './errors';
+import { conflictingName } from './json-members';
 import type { ResponseType } from './operations';
 
 export type OrderStatus = 'approved' | 'declined' | 'error' | 'filtered' | 'processing' | 'unknown';
@@ -101,8 +104,22 @@ export interface RawResponse {
   body: string;
 }
 
+/** A body that names one field twice with different values: neither value can be trusted. */
+export class AmbiguousField {
+  constructor(readonly name: string) {}
+}
+
 /** Parses a body into trimmed string fields, by content type. Returns undefined when unreadable. */
 export function parseBody(contentType: string, body: string): Record<string, string> | undefined {
+  const fields = readFields(contentType, body);
+  return fields instanceof AmbiguousField ? undefined : fields;
+}
+
+/** As parseBody, saying which field made an ambiguous body unreadable. */
+function readFields(
+  contentType: string,
+  body: string,
+): Record<string, string> | AmbiguousField | undefined {
   // The media type before any parameters, without splitting into an array for every answer.
   const semicolon = contentType.indexOf(';');
   const mime = (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
@@ -161,7 +178,7 @@ function emptyFields(): Record<string, string> {
  * text. Only the top-level fields are read, as the spec's answers are flat; a nested object or
  * array (and whatever amounts it holds) is ignored, and so are null values.
  */
-function parseJsonBody(body: string): Record<string, string> | undefined {
+function parseJsonBody(body: string): Record<string, string> | AmbiguousField | undefined {
   // The plain parse is exact for every string, boolean and null. A number it reads is a float:
   // an answer with a top-level number is read again keeping each number's source text (the
   // reviver costs more than the parse itself, for every answer).
@@ -183,6 +200,9 @@ function parseJsonBody(body: string): Record<string, string> | undefined {
   // loop then sees own keys only (for-in, whose loads V8 serves from the enum cache, cheaper
   // than Object.keys and a keyed load each). The unsafe keys are dropped at the end.
   Object.setPrototypeOf(fields, null);
+  // JSON.parse keeps a name's last value: fewer keys than the text names means one came twice.
+  const ambiguous = conflictingName(body, Object.keys(fields).length);
+  if (ambiguous !== undefined) return new AmbiguousField(ambiguous);
   let unsafe = false;
   for (const name in fields) {
     const value = fields[name];
@@ -223,14 +243,18 @@ function parseJsonKeepingNumbers(body: string): Record<string, string> | undefin
   return fields;
 }
 
-function parseLineBody(body: string): Record<string, string> | undefined {
+function parseLineBody(body: string): Record<string, string> | AmbiguousField | undefined {
   if (!/^\s*type=/.test(body)) return undefined;
   // Each line is `&name=value` with the value URL-encoded (+ is a space); URLSearchParams reads
   // exactly that, and the newline that ends each value is trimmed away.
   const fields = emptyFields();
   for (const [name, value] of new URLSearchParams(body.trim())) {
     const key = name.trim();
-    if (key && !UNSAFE_KEYS.has(key)) fields[key] = value.trim();
+    if (!key || UNSAFE_KEYS.has(key)) continue;
+    const trimmed = value.trim();
+    const earlier = fields[key];
+    if (earlier !== undefined && earlier !== trimmed) return new AmbiguousField(key);
+    fields[key] = trimmed;
   }
   return fields;
 }
@@ -243,7 +267,16 @@ const errorCodeOf = (f: Record<string, string>) => f['error-code'] ?? '';
  * can act on. Deployed gateways also answer 200 with a `validation-error` or `error` body.
  */
 export function readResponse<T extends ResponseType>(raw: RawResponse, expected: T): ResponseOf<T> {
-  const fields = parseBody(raw.contentType, raw.body);
+  const read = readFields(raw.contentType, raw.body);
+  if (read instanceof AmbiguousField) {
+    // Even an error's code or a 5xx cannot be told apart from its twin: the answer is unreadable.
+    throw new UnreadableResponseError(
+      raw.status,
+      raw.contentType,
+      `it names the field ${JSON.stringify(read.name)} twice with different values`,
+    );
+  }
+  const fields = read;
   if (raw.status === 401 || raw.status === 403) {
     throw new AuthError(raw.status, fields ? errorMessageOf(fields) : '');
   }

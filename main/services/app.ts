@@ -307,7 +307,7 @@ export class PaydeskServices {
       new RecurringService(actions, cards),
       new PayLinkService(actions),
       new JournalService(journal),
-      new CallbackService(profiles, options.secrets),
+      new CallbackService(profiles, options.secrets, connections),
       batches,
       report,
       reconciled,

@@ -1,20 +1,36 @@
 // Callback check (support): a shop pastes what it received from the gateway (the callback's
 // URL, its query string, or the browser-return POST body) and asks whether it is genuine.
 // The checksum is verified here in main with the profiles' control keys, which never cross the
-// bridge. What comes back is the verdict in plain words and the fields, card numbers masked.
+// bridge. The checksum covers status, orderid and client_orderid only, so a callback that
+// passes it is then compared with the gateway's own answer about the order, asked with the
+// profile whose key matched: a difference in status, amount, currency or type is the verdict,
+// never "genuine". What comes back is the verdict in plain words and the fields, card numbers
+// masked.
 
 import { verifyCallback } from '../gateway';
+import { ValidationError } from '../gateway/errors';
 import type { SecretStore } from '../secrets';
+import type { Profile } from '../store/profiles/profile';
 import type { Profiles } from '../store/sqlite/profiles';
 import { maskPan } from '../store/journal/redact';
 import { findCardData } from '../../common/card-data';
+import {
+  callbackDifferences,
+  describeDifferences,
+  type CallbackDifference,
+} from './callback-compare';
+import type { Connections } from './connection';
 import { ServiceError } from './errors';
 
 export type CallbackVerdict =
-  /** The checksum matches the active profile's control key. */
+  /** The checksum matches the active profile's control key and the gateway agrees. */
   | 'genuine'
-  /** It matches another profile's key: genuine, but for another merchant account. */
+  /** It matches another profile's key and that profile's gateway agrees: another account. */
   | 'other-profile'
+  /** The checksum matches, but the gateway states another status, amount, currency or type. */
+  | 'altered'
+  /** The checksum matches, but the gateway could not be asked: nothing else was checked. */
+  | 'checksum-only'
   /** The checksum does not match any key: forged, or changed on the way. */
   | 'forged'
   /** A field the checksum needs is missing, or a field appears twice: it cannot be checked. */
@@ -33,6 +49,8 @@ export interface CallbackCheckResult {
   status?: string;
   /** The profile whose key matched, when it is not the active one. */
   matchedProfile?: { id: string; name: string };
+  /** Where the callback and the gateway disagree (verdict `altered`). */
+  differences?: CallbackDifference[];
 }
 
 /** The fields the callback checksum covers: `sha1(status + orderid + client_orderid + key)`. */
@@ -84,6 +102,7 @@ export class CallbackService {
   constructor(
     private readonly profiles: Profiles,
     private readonly secrets: SecretStore,
+    private readonly connections: Connections,
   ) {}
 
   async check(profileId: string, text: string): Promise<CallbackCheckResult> {
@@ -128,24 +147,19 @@ export class CallbackService {
       );
     }
     if (verifyCallback(single, activeKey).valid) {
-      return {
-        ...base,
-        ...ids,
-        verdict: 'genuine',
-        message: `Genuine: the checksum matches the control key of "${active.name}". It covers status, orderid and client_orderid only, not the amount or the other fields; the order's status at the gateway is the final word.`,
-      };
+      return { ...base, ...ids, ...(await this.compare(active, single, undefined)) };
     }
     // Not ours: perhaps the shop pasted a callback of another of its merchant accounts.
     for (const other of this.profiles.list()) {
       if (other.id === active.id) continue;
       const key = await this.secrets.get(other.id, 'control-key');
       if (key && verifyCallback(single, key).valid) {
+        const matchedProfile = { id: other.id, name: other.name };
         return {
           ...base,
           ...ids,
-          verdict: 'other-profile',
-          matchedProfile: { id: other.id, name: other.name },
-          message: `Genuine, but for another account: the checksum matches the control key of "${other.name}", not of "${active.name}". Switch to that profile to look the order up.`,
+          matchedProfile,
+          ...(await this.compare(other, single, active)),
         };
       }
     }
@@ -156,4 +170,58 @@ export class CallbackService {
       message: `Not genuine: the checksum (control) does not match status, orderid and client_orderid under the control key of "${active.name}". It was not sent by the gateway, or a field was changed on the way.`,
     };
   }
+
+  /**
+   * The verdict on a callback whose checksum matched `signer`'s key: the order is looked up with
+   * that profile and every figure the callback states is compared with the gateway's answer.
+   * `active` is given when the signer is another profile than the one the clerk works in.
+   */
+  private async compare(
+    signer: Profile,
+    params: Readonly<Record<string, string>>,
+    active: Profile | undefined,
+  ): Promise<Pick<CallbackCheckResult, 'verdict' | 'message' | 'differences'>> {
+    const keyOf = active
+      ? `the control key of "${signer.name}", not of "${active.name}"`
+      : `the control key of "${signer.name}"`;
+    let gateway;
+    try {
+      const { client } = await this.connections.clientFor(signer.id);
+      gateway = await client.status({ orderid: params.orderid });
+    } catch (error) {
+      return {
+        verdict: 'checksum-only',
+        message: `Only the checksum was checked: it matches ${keyOf}, but ${whyNotAsked(error, params.orderid!)} It covers status, orderid and client_orderid only, not the amount or the other fields; look the order up before acting on this callback.`,
+      };
+    }
+    const differences = callbackDifferences(params, gateway);
+    if (differences.length > 0) {
+      return {
+        verdict: 'altered',
+        differences,
+        message: `The checksum matches, but the gateway says ${describeDifferences(differences, params, gateway)}: this callback was altered. Trust the order as the gateway shows it, not this callback.`,
+      };
+    }
+    const named = [
+      'status',
+      ...(['amount', 'currency', 'type'] as const).filter((f) => params[f]?.trim()),
+    ];
+    const agreed =
+      named.length === 1 ? 'status' : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+    return {
+      verdict: active ? 'other-profile' : 'genuine',
+      message: active
+        ? `Genuine, but for another account: the checksum matches ${keyOf}, and that profile's gateway confirms its ${agreed}. Switch to "${signer.name}" to look the order up.`
+        : `Genuine: the checksum matches ${keyOf}, and the gateway confirms its ${agreed}.`,
+    };
+  }
+}
+
+/** Why the gateway could not be asked about the order, as the end of a sentence. */
+function whyNotAsked(error: unknown, orderid: string): string {
+  if (error instanceof ValidationError) {
+    return `the gateway has no order ${orderid} for this profile, so nothing else could be compared.`;
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return `the gateway could not be asked about order ${orderid} (${reason.replace(/\.$/, '')}).`;
 }

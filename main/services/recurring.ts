@@ -232,7 +232,7 @@ export class RecurringService {
     const ref = cardRefId ?? entry?.result['card-ref-id'];
     if (!ref)
       throw new ServiceError(
-        'PENDING',
+        'UNSETTLED',
         'The card of this order is being saved and the gateway has not given its card reference yet; try again in a moment.',
       );
     return ref;

@@ -1,20 +1,20 @@
 // The renderer's side of the bridge: window.paydesk's result unions turned into data or a
 // thrown BridgeError, which is what react-query expects. The renderer never talks HTTP.
 
-import type { BridgeErrorData, BridgeResult } from '../../common/contract';
+import type { BridgeErrorData, BridgeResult, Delivery } from '../../common/contract';
 import type { PaydeskApi } from '../../preload/api';
 
 export class BridgeError extends Error {
   readonly code: string;
   readonly field?: string;
   readonly details?: unknown;
-  /** The action's request never left the desk (the main process knows it). */
-  readonly nothingSent: boolean;
+  /** What the main process knows of the request behind the error (never guessed here). */
+  readonly delivery: Delivery;
   constructor(error: BridgeErrorData) {
     super(error.message);
     this.name = 'BridgeError';
     this.code = error.code;
-    this.nothingSent = error.nothingSent === true;
+    this.delivery = error.delivery;
     if (error.field !== undefined) this.field = error.field;
     if (error.details !== undefined) this.details = error.details;
   }
@@ -26,6 +26,7 @@ export function paydesk(): PaydeskApi {
     throw new BridgeError({
       code: 'NO_BRIDGE',
       message: 'Paydesk runs inside its desktop app; this page was opened without it.',
+      delivery: 'nothing-sent',
     });
   }
   return api;
@@ -50,43 +51,18 @@ export function isStoreRefusal(error: unknown): boolean {
   return typeof storeCode === 'string' && REFUSING_STORES.has(storeCode);
 }
 
-/** The caller's input was wrong: nothing was written or sent; fix the field and go on. */
-export const FIELD_CODES: ReadonlySet<string> = new Set([
-  'INVALID_REQUEST',
-  'INPUT',
-  'AMOUNT',
-  'REASON',
-]);
-/** A rule or a missing secret stopped the action before anything was written or sent. */
-const STOPPED_CODES = new Set([
-  'NOT_ALLOWED',
-  'PENDING',
-  'NO_SECRET',
-  'PROFILE',
-  'KEY',
-  'KEYCHAIN',
-]);
-/** The gateway said no (nothing processed) or the id is spent: a new attempt needs a new id. */
-const CLOSED_CODES = new Set(['GATEWAY_REFUSED', 'AUTH', 'ACTION_MISMATCH']);
-
 /**
- * What a failed send of a money action means, for every screen that sends one:
- * - `stopped`: nothing was sent (bad input, a rule, a store's refusal, or anything the main
- *   process says failed before the request left); the form stays, with the same action id;
- * - `closed`: the gateway said no, or the action id is spent; a new attempt needs a new id;
- * - `unknown`: the request may or may not have reached the gateway; only "Try again" (the same
- *   id, which asks the gateway first) is safe.
+ * What a failed send of a money action means, for every screen that sends one, read from the
+ * main process's mark alone:
+ * - `stopped`: nothing was sent; the form stays, with the same action id;
+ * - `closed`: the gateway said no (nothing processed); a new attempt needs a new id;
+ * - `unknown`: the request may have reached the gateway; only "Try again" (the same id, which
+ *   asks the gateway first) is safe. Anything that is not the bridge's error is unknown too.
  */
 export function sendFailure(error: unknown): 'stopped' | 'closed' | 'unknown' {
   if (!(error instanceof BridgeError)) return 'unknown';
-  if (CLOSED_CODES.has(error.code)) return 'closed';
-  if (
-    error.nothingSent ||
-    FIELD_CODES.has(error.code) ||
-    STOPPED_CODES.has(error.code) ||
-    isStoreRefusal(error)
-  )
-    return 'stopped';
+  if (error.delivery === 'nothing-sent') return 'stopped';
+  if (error.delivery === 'gateway-refused') return 'closed';
   return 'unknown';
 }
 

@@ -1,7 +1,11 @@
 // The Batch screen in the browser, through the real bridge and services and the embedded
 // sandbox: a file with mistakes shows each row's problem and sends none of those rows; the
 // rest are sent after the confirmation, run to their final status, and the result file names
-// every row.
+// every row. Pause says "pausing" until the row in flight ends (screenshot to the temp folder,
+// or $PAYDESK_SCREENSHOT_DIR), and Cancel asks first.
+
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -67,11 +71,73 @@ describe('Batch screen', () => {
     const saved = h.saved[0];
     expect(saved?.name).toBe('returns-result.csv');
     const lines = (saved?.content ?? '').trim().split('\r\n');
+    // The file's own columns and cells as given (a semicolon file written back with commas),
+    // then the gateway's orderid, the action id, the status and the error.
     expect(lines[0]).toBe(
-      'line,operation,orderid,client_orderid,amount,currency,final_status,error',
+      'operation,client_orderid,amount,currency,reason,note,gateway_orderid,action_id,status,error',
     );
     expect(lines).toHaveLength(6);
-    expect(lines[1]).toMatch(/^2,refund,\d+,pd-[a-z0-9-]+,5\.00,EUR,approved,$/);
-    expect(lines[3]).toMatch(/^4,refund,.*not sent \(problem in the file\),.*USD/);
+    expect(lines[1]).toMatch(
+      /^refund,demo-sale-1001,5\.00,EUR,Damaged,box 7; crushed,\d+,pd-[a-z0-9-]+,approved,$/,
+    );
+    expect(lines[3]).toMatch(
+      /^refund,demo-sale-1003,1\.00,EUR,.*not sent \(problem in the file\),.*USD/,
+    );
   });
+});
+
+describe('Batch screen, pausing and cancelling', () => {
+  // A sandbox that keeps each refund processing for 3 s: the row in flight outlasts the clicks.
+  let slow: Harness;
+  beforeAll(async () => {
+    slow = await startHarness({ services: { sandboxDelayMs: 3_000 } });
+    slow.page.setDefaultTimeout(10_000);
+  }, 60_000);
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  it('says "pausing" until the row in flight ends, and asks before cancelling', async () => {
+    const { page } = slow;
+    await slow.open('#/batch');
+    await page.getByLabel('Or paste the rows').fill(
+      'operation,client_orderid,amount,currency,reason,note\n' +
+        // One order's rows run one after another: one in flight at a time.
+        Array.from({ length: 4 }, () => 'refund,demo-sale-1002,1.00,EUR,Damaged,').join('\n'),
+    );
+    await page.getByRole('button', { name: 'Check the rows' }).click();
+    const view = page.getByRole('region', { name: /^Batch \d+$/ });
+    await view.waitFor();
+    await view.getByRole('button', { name: 'Send 4 rows…' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: 'Send 4 rows', exact: true })
+      .click();
+    await view.getByRole('button', { name: 'Pause' }).click();
+    // The row in flight goes on (the sandbox keeps it processing for 3 s); no new row starts.
+    const state = view.locator('.batch-state');
+    await expect.poll(() => state.innerText()).toBe('pausing');
+    expect(await view.getByText(/^Pausing: no new row starts\./).innerText()).toMatch(
+      /The row being sent goes on to its final status first\./,
+    );
+    expect(await view.getByRole('button', { name: 'Pause' }).count()).toBe(0);
+    await page.screenshot({
+      path: join(process.env.PAYDESK_SCREENSHOT_DIR ?? tmpdir(), 'batch-pausing.png'),
+      fullPage: true,
+    });
+    await expect.poll(() => state.innerText(), { timeout: 30_000 }).toBe('paused');
+    const states = await view.locator('tbody tr').allInnerTexts();
+    expect(states.filter((s) => /\bwaiting\b/.test(s))).toHaveLength(3);
+
+    // Cancel asks first; "Keep the batch" leaves it as it was.
+    await view.getByRole('button', { name: 'Cancel the batch…' }).click();
+    const dialog = page.getByRole('dialog', { name: /Cancel batch \d+\?/ });
+    expect(await dialog.innerText()).toMatch(/The 3 rows not yet sent will not be sent\./);
+    await dialog.getByRole('button', { name: 'Keep the batch' }).click();
+    expect(await state.innerText()).toBe('paused');
+    await view.getByRole('button', { name: 'Cancel the batch…' }).click();
+    await dialog.getByRole('button', { name: 'Cancel the batch', exact: true }).click();
+    await expect.poll(() => state.innerText()).toBe('cancelled');
+    expect(await view.getByText(/cancelled 3/).count()).toBe(1);
+  }, 60_000);
 });

@@ -85,6 +85,8 @@ describe('Payouts', () => {
     expect(words).not.toContain('4444 5555 6666 1111');
     await confirmAndWait(page, /^Pay 25\.10 EUR$/, /Approved/);
     expect(await outcome().textContent()).toContain('Paid to card 444455******1111');
+    // Once sent, the form itself no longer holds the full number.
+    expect(await field(page, 'Card number').inputValue()).toBe('444455******1111');
     await page.getByRole('button', { name: 'New payout' }).click();
     expect(await field(page, 'Card number').inputValue()).toBe('');
     expect(JSON.stringify(await journalRows())).not.toContain('4444555566661111');
@@ -95,9 +97,10 @@ describe('Payouts', () => {
     await fresh('#/payouts');
     await fillPayout(page, { card: '4444 5555 6666 1112' });
     await page.getByRole('button', { name: 'Send payout…' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: /^Pay / }).click();
-    const error = page.getByRole('alert').filter({ hasText: 'check digit' });
+    // Checked before any confirmation opens, in the clerk's words.
+    const error = page.getByRole('alert').filter({ hasText: 'This is not a card number' });
     await error.waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await field(page, 'Card number').getAttribute('aria-invalid')).toBe('true');
     expect((await journalRows()).length).toBe(before);
   });
@@ -183,11 +186,8 @@ describe('Rebill', () => {
     await fresh(`#/rebill/${DEMO_CARD_REF}`);
     await field(page, 'Amount').fill('7.50');
     await page.getByRole('button', { name: 'Charge card…' }).click();
-    await page
-      .getByRole('dialog')
-      .getByRole('button', { name: /^Charge / })
-      .click();
-    await page.getByRole('alert').filter({ hasText: 'Describe the charge' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Say what the charge is for' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
     expect((await journalRows()).length).toBe(before);
   });
 });
@@ -238,6 +238,21 @@ describe('Payment links', () => {
       .getByRole('row')
       .filter({ hasText: '42.00 EUR' });
     expect(await row.textContent()).toContain('Open, waiting for the customer');
+
+    // An open link moves no money: the header does not count it pending, and the Journal
+    // shows it open, not processing.
+    const link = (await journalRows()).find((r) => r.operation === 'SALEFORM');
+    const pending = await h.services.journal.search({ pending: true }, 0, 1000);
+    expect(pending.rows.map((r) => r.clientOrderId)).not.toContain(link?.clientOrderId);
+    await expect
+      .poll(() => page.locator('.pending-counter').innerText())
+      .toBe(`${pending.total} pending`);
+    await fresh('#/journal');
+    const journalRow = page
+      .getByRole('row')
+      .filter({ hasText: 'Payment link' })
+      .filter({ hasText: '42.00' });
+    await expect.poll(() => journalRow.locator('.status-pill').innerText()).toBe('open');
   });
 
   it('a customer e-mail that is not one is refused at its field', async () => {
@@ -248,8 +263,8 @@ describe('Payment links', () => {
       .catch(() => undefined);
     await fillPayLink(page, { email: 'anna' });
     await page.getByRole('button', { name: 'Make link…' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Make link' }).click();
     await page.getByRole('alert').filter({ hasText: 'e-mail address' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await field(page, 'Customer’s e-mail').getAttribute('aria-invalid')).toBe('true');
   });
 });

@@ -74,8 +74,8 @@ describe('Orders screen', () => {
     for (const part of ['1000001', '10.00 EUR', 'Customer request', 'Sandbox', 'cannot be undone'])
       expect(confirmation).toContain(part);
     expect(await journalTotal()).toBe(0);
-    // Enter confirms: the focus starts on the confirm button.
-    expect(await isFocused(dialog.getByRole('button', { name: 'Refund 10.00 EUR' }))).toBe(true);
+    // Focus never starts on the button that moves money: it starts on "Go back".
+    expect(await isFocused(dialog.getByRole('button', { name: 'Go back' }))).toBe(true);
     // The pending state may last only as long as the sandbox's processing: record every state
     // the page shows rather than race to catch it.
     await page.evaluate(() => {
@@ -86,7 +86,7 @@ describe('Orders screen', () => {
         if (progress?.textContent) seen.push(progress.textContent);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
-    await page.keyboard.press('Enter');
+    await dialog.getByRole('button', { name: 'Refund 10.00 EUR' }).click();
 
     await page.getByText('Refund of 10.00 EUR approved.').waitFor();
     const seen = await page.evaluate(

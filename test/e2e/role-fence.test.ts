@@ -153,7 +153,9 @@ describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () 
       expect(h.saved[0]?.name).toBe('returns-october-result.csv');
       const lines = (h.saved[0]?.content ?? '').trim().split('\r\n');
       expect(lines).toHaveLength(3);
-      expect(lines[1]).toMatch(/^2,refund,\d+,.*,5\.00,EUR,/);
+      expect(lines[1]).toMatch(
+        /^refund,demo-sale-1001,5\.00,EUR,.*,\d+,pd-[a-z0-9-]+,cancelled,Cancelled before it was sent\.$/,
+      );
       await view.getByText(/^Saved to /).waitFor();
       expect(await fenceProblems(page, state('batch: an earlier batch open'), true)).toEqual([]);
     } finally {

@@ -3,6 +3,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { isOpenLink } from '../../common/journal-actions';
 import { TransportError } from '../../main/gateway/errors';
 import type { PayLinkRequest } from '../../main/services/paylinks';
 import { openDesk, type Desk } from '../support/desk';
@@ -52,6 +53,11 @@ describe('pay-by-link', () => {
         createdBy: 'ann',
       }),
     ]);
+    // An open link moves no money: it is not pending, and stays its own state until paid.
+    const open = await desk.port.get(request.clientOrderId);
+    expect(open).toMatchObject({ state: 'acknowledged', operation: 'SALEFORM' });
+    expect(isOpenLink(open!)).toBe(true);
+    expect((await desk.port.search({ pending: true })).total).toBe(0);
     await customerPays(url);
     const final = await desk.path.settled(request.clientOrderId);
     expect(final).toMatchObject({ state: 'final', status: 'approved' });

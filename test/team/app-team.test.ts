@@ -99,7 +99,7 @@ describe.skipIf(!withPostgres)('the app on a team journal (real PostgreSQL)', ()
         .catch((e: unknown) => e);
       const shown = toBridgeError(refused);
       // The screen keeps the form and says "Nothing was sent", never "may or may not".
-      expect(shown.nothingSent).toBe(true);
+      expect(shown.delivery).toBe('nothing-sent');
       expect(shown.message).toMatch(/Sandbox.*only the team.s shared profiles.*Nothing was sent/s);
       expect(await app.port.get(clientOrderId)).toBeUndefined();
       const again = await app.orders.lookup(profileId, { orderid: order.orderId });

@@ -6,7 +6,8 @@
 //   told who is refunding it, or sees that refund counted;
 // - a support login: refused by the database, nothing sent;
 // - a desk killed mid-refund, after its write-ahead: another desk's start settles it by status;
-// - the database stopped mid-batch: nothing sent that was not journaled; the batch resumes.
+// - the database stopped mid-batch: nothing sent that was not journaled; the batch resumes;
+// - the person's role taken away mid-batch: the batch pauses saying why, as above.
 
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -295,5 +296,48 @@ describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)
     console.log(
       `team services: batch of 8 with the database stopped after ${whileAway.progress.done} rows: resumed ${resumes} time(s), 8 refunds at the gateway, each journaled`,
     );
+  }, 90_000);
+
+  it('a role taken away mid-batch pauses it saying why; nothing fails, and it resumes after', async () => {
+    const desk = await store.desk({ person: 'ann', desk: 'Front-5' });
+    const orders = await Promise.all(Array.from({ length: 8 }, () => sale('10.00')));
+    sandbox.misbehave({ ...FORGIVE_NOTHING, latencyMs: 150, operations: ['RETURN'] });
+    const csv = [
+      'operation,orderid,amount,currency,reason,note',
+      ...orders.map((id) => `refund,${id},1.00,EUR,Damaged,`),
+    ].join('\n');
+    const { batch } = await desk.batches.load(store.profileId, 'month-end.csv', csv, 2);
+    const owner = await store.team.team.owner();
+    try {
+      desk.batches.start(batch.id);
+      await until(() => desk.batches.get(batch.id).progress.done >= 2, 20_000, 'two rows done');
+      // The DBA takes ann out of paydesk_finance while the batch runs.
+      await owner.query('REVOKE paydesk_finance FROM ann');
+      await desk.batches.idle(batch.id);
+      const refused = desk.batches.get(batch.id);
+      expect(refused.state).toBe('paused');
+      expect(refused.pausedBecause).toMatch(
+        /^The team journal's database refused this|paydesk_finance/,
+      );
+      expect(refused.progress.failed).toBe(0);
+      expect(refused.progress.left).toBeGreaterThan(0);
+      const sent = orders.flatMap((id) => reversals(id)).length;
+      await sleep(300);
+      expect(orders.flatMap((id) => reversals(id))).toHaveLength(sent);
+    } finally {
+      await owner.query('GRANT paydesk_finance TO ann');
+    }
+    let resumes = 0;
+    for (; resumes < 10 && desk.batches.get(batch.id).state !== 'done'; resumes++) {
+      desk.batches.start(batch.id);
+      await desk.batches.idle(batch.id);
+      if (desk.batches.get(batch.id).state !== 'done') await sleep(300);
+    }
+    sandbox.misbehave(FORGIVE_NOTHING);
+    expect(desk.batches.get(batch.id)).toMatchObject({
+      state: 'done',
+      progress: { done: 8, failed: 0, left: 0 },
+    });
+    for (const id of orders) expect(reversals(id)).toHaveLength(1);
   }, 90_000);
 });

@@ -224,7 +224,7 @@ export class InFlight {
       // The status could not be read now: the real cause goes to the clerk; nothing is sent.
       if (settled.kind === 'unreadable') throw settled.error;
       if (settled.kind === 'unsettled')
-        throw new ServiceError('PENDING', this.settler.unsettledMessage(settled.entry));
+        throw new ServiceError('UNSETTLED', this.settler.unsettledMessage(settled.entry));
       return { entry: settled.entry, replayed: true };
     }
   }
@@ -257,7 +257,10 @@ export class InFlight {
         `This entry is already ${entry.state}; only an entry still waiting for the gateway can be settled by hand.`,
       );
     if (entry.state === 'sending' && heldByAnother(entry, this.owner, Date.now()))
-      throw new ServiceError('PENDING', 'This entry is being sent right now; wait for its answer.');
+      throw new ServiceError(
+        'UNSETTLED',
+        'This entry is being sent right now; wait for its answer.',
+      );
     const settled = await this.journal.settleByHand(clientOrderId, {
       outcome,
       reason,

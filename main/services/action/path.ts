@@ -33,7 +33,8 @@ import {
 } from '../../store/journal/port';
 import type { Profile } from '../../store/profiles/profile';
 import type { Connections } from '../connection';
-import { markNothingSent, ServiceError } from '../errors';
+import { AuthError, provablyNotSent, ValidationError } from '../../gateway/errors';
+import { markDelivery, markNothingSent, ServiceError } from '../errors';
 import { InFlight, type InFlightOptions } from './in-flight';
 import { ACTION_OF_OPERATION } from './journal-action';
 
@@ -139,12 +140,24 @@ export class ActionPath {
       // (a rule, the store, the database's own constraints), nothing reached the gateway.
       throw markNothingSent(error);
     }
-    if ('resume' in begun) return this.resume(begun.resume, call);
+    if ('resume' in begun) {
+      try {
+        return await this.resume(begun.resume, call);
+      } catch (error) {
+        // The action id is already in the journal: its request may have left on an earlier
+        // try, so nothing said now (a status call refused, a timeout) may call it unsent.
+        throw markDelivery(error, 'may-have-reached');
+      }
+    }
     this.options.onEntryChanged?.(begun.entry);
-    return {
-      entry: await this.inFlight.send(begun.client, begun.entry, begun.decided),
-      replayed: false,
-    };
+    try {
+      return {
+        entry: await this.inFlight.send(begun.client, begun.entry, begun.decided),
+        replayed: false,
+      };
+    } catch (error) {
+      throw markDelivery(error, deliveryOfSend(error));
+    }
   }
 
   /**
@@ -223,7 +236,8 @@ export class ActionPath {
       (existing.profileId !== call.profileId
         ? 'This action id was used with another profile; open a new action.'
         : undefined);
-    if (mismatch) throw new ServiceError('ACTION_MISMATCH', mismatch);
+    // This try sent nothing: the id names another action, which is left as it is.
+    if (mismatch) throw markNothingSent(new ServiceError('ACTION_MISMATCH', mismatch));
     return this.inFlight.resume(existing);
   }
 
@@ -255,4 +269,11 @@ export class ActionPath {
   close(): Promise<void> {
     return this.inFlight.close();
   }
+}
+
+/** What a failed first send of a written-ahead request says about it. */
+function deliveryOfSend(error: unknown) {
+  if (error instanceof ValidationError || error instanceof AuthError) return 'gateway-refused';
+  if (provablyNotSent(error)) return 'nothing-sent';
+  return 'may-have-reached';
 }

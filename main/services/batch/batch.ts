@@ -2,8 +2,10 @@
 // anything is sent), then run row by row through OrderService, the same journaled path as a
 // single action: written to the journal before it leaves, never sent twice, a lost answer
 // settled by `status`. Rows of different orders run side by side (`concurrency` lanes); the rows
-// of one order run one after another in one lane. Pause and cancel stop taking new rows; a row
-// already sent is followed to its final status. After a crash the batch is found "running",
+// of one order run one after another in one lane. Pause and cancel stop taking new rows at once
+// (a row whose try provably never left goes back to waiting rather than being tried again); a
+// row already sent is followed to its final status, and until it is the batch shows "pausing"
+// or "cancelling". After a crash the batch is found "running",
 // shown paused and interrupted; resuming sends a row whose action id is in the journal never
 // again (OrderService asks `status` instead).
 //
@@ -12,7 +14,9 @@
 // journal port like any single action, so on a team every desk sees and counts it. When the
 // journal cannot be reached mid-batch (the team's server stopped), the row in hand is left as it
 // is and the batch pauses: nothing is sent that was not journaled, and resuming it later asks
-// about a row whose action id the journal has, and sends only one it has not.
+// about a row whose action id the journal has, and sends only one it has not. A journal that
+// refuses the person's role mid-batch (their team login left paydesk_finance) pauses it the
+// same way, with the store's reason: every row after would be refused alike.
 
 import { formatMinor } from '../../gateway/amount';
 import { ServerError, TransportError, UnreadableResponseError } from '../../gateway/errors';
@@ -21,6 +25,7 @@ import { IN_FLIGHT, type JournalEntry, type JournalPort } from '../../store/jour
 import { Batches, type Batch, type BatchRow, type BatchRowState } from '../../store/sqlite/batches';
 import type { Db } from '../../store/sqlite/database';
 import type { Profiles } from '../../store/sqlite/profiles';
+import { withoutCardData } from './card-data';
 import { checkBatch, confirmationText, totalsOf, type BatchTotal } from './check';
 import type * as BatchCsv from './csv';
 import { ServiceError } from '../errors';
@@ -59,6 +64,8 @@ export interface BatchProgress {
   done: number;
   failed: number;
   left: number;
+  /** Rows sent and not yet final (part of `left`). */
+  sending: number;
   invalid: number;
   cancelled: number;
   /** Rows finished per second since this run started; null before the first one. */
@@ -75,6 +82,8 @@ export interface BatchView {
   interrupted: boolean;
   /** Why the batch paused by itself (the journal could not be reached), while it stays paused. */
   pausedBecause: string | null;
+  /** While running: pause or cancel was asked and the rows being sent are reaching their end. */
+  stopping: 'pause' | 'cancel' | null;
   concurrency: number;
   createdAt: string;
   totals: BatchTotal[];
@@ -94,6 +103,14 @@ const passing = (error: unknown) =>
   error instanceof ServerError ||
   error instanceof TransportError ||
   error instanceof UnreadableResponseError;
+/**
+ * The journal cannot take this row nor any after it: away or busy (retryable), or refusing the
+ * person's role (a team login taken out of paydesk_finance mid-batch). The batch pauses.
+ */
+function pausesBatch(error: unknown) {
+  const storeError = toStoreError(error);
+  return storeError?.retryable || storeError?.code === 'NOT_ALLOWED' ? storeError : undefined;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -160,15 +177,16 @@ export class BatchService {
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32)
       throw new ServiceError('INPUT', 'Run between 1 and 32 rows at a time.', 'concurrency');
     this.profileOf(profileId);
-    const parsed = (await batchCsv()).parseBatchCsv(text);
+    // Card data is taken out first: nothing after this line sees it (card-data.ts).
+    const file = withoutCardData((await batchCsv()).parseBatchCsv(text));
     const checked = await checkBatch(
-      parsed,
+      file.rows,
       (ref) => this.orders.lookup(profileId, ref),
       () => this.orders.openAction().clientOrderId,
       concurrency,
     );
     const batch = this.store.create(
-      { profileId, operator: this.options.operator, fileName, concurrency },
+      { profileId, operator: this.options.operator, fileName, header: file.header, concurrency },
       checked.rows,
     );
     return { batch: this.view(batch), rows: this.rows(batch.id) };
@@ -261,7 +279,7 @@ export class BatchService {
       const entry = await this.journal.get(row.actionId);
       if (entry) entries.set(row.actionId, entry);
     }
-    return (await batchCsv()).resultCsv(rows, entries);
+    return (await batchCsv()).resultCsv(this.batchOf(batchId).header ?? undefined, rows, entries);
   }
 
   /**
@@ -333,7 +351,7 @@ export class BatchService {
           // The journal is away: nothing was sent that it did not record; pause (see above).
           // A row that was waiting and whose first try stopped there is waiting again (a row
           // sent in an earlier run stays "sending": a cancel must not drop what may have left).
-          if (toStoreError(error)?.retryable) {
+          if (pausesBatch(error)) {
             if (round === 0 && row.state === 'ready')
               this.store.setRow(batch.id, row.line, { state: 'ready' });
             throw error;
@@ -343,7 +361,12 @@ export class BatchService {
         let entry = await this.journal.get(actionId);
         if (!entry && passing(thrown) && round + 1 < MAX_FOLLOW_ROUNDS) {
           // The order's status could not be read before sending (a 500, a cut connection):
-          // nothing was written, nothing left; the same action id is tried again.
+          // nothing was written, nothing left; the same action id is tried again, unless the
+          // clerk paused or cancelled meanwhile: then the row waits again, as never started.
+          if (run.stop) {
+            this.store.setRow(batch.id, row.line, { state: 'ready' });
+            return;
+          }
           await sleep(100);
           continue;
         }
@@ -366,6 +389,12 @@ export class BatchService {
         }
         if (entry.state === 'refused') {
           if (NEVER_ARRIVED.includes(entry.errorCode ?? '') && attempt + 1 < MAX_ATTEMPTS) {
+            // Paused or cancelled meanwhile: nothing of this row is at the gateway, so it waits
+            // again (a resume gives it a new action id through this same branch).
+            if (run.stop) {
+              this.store.setRow(batch.id, row.line, { state: 'ready' });
+              return;
+            }
             // Closed by the journal as never received: a new action, its id stored first.
             actionId = this.orders.openAction().clientOrderId;
             attempt++;
@@ -385,10 +414,11 @@ export class BatchService {
       }
       // Left in flight: the row stays "sending"; a resume or the next start asks again.
     } catch (error) {
-      const storeError = toStoreError(error);
-      if (storeError?.retryable) {
-        // The journal is away or busy: the row stays as it is (its action id kept), the batch
-        // pauses saying why, and a resume sends it only if the journal never got its entry.
+      const storeError = pausesBatch(error);
+      if (storeError) {
+        // The journal is away, busy or refuses the role: the row stays as it is (its action id
+        // kept), the batch pauses saying why, and a resume sends it only if the journal never
+        // got its entry.
         run.stop ??= 'pause';
         this.pausedBecause.set(batch.id, storeError.message);
         return;
@@ -439,6 +469,7 @@ export class BatchService {
       state: batch.state,
       interrupted: batch.interrupted,
       pausedBecause: batch.state === 'paused' ? (this.pausedBecause.get(batch.id) ?? null) : null,
+      stopping: batch.state === 'running' ? (run?.stop ?? null) : null,
       concurrency: batch.concurrency,
       createdAt: batch.createdAt,
       totals,
@@ -449,6 +480,7 @@ export class BatchService {
         done: counts.done,
         failed: counts.failed,
         left,
+        sending: counts.sending,
         invalid: counts.invalid,
         cancelled: counts.cancelled,
         ratePerSecond,

@@ -2,12 +2,12 @@
 // minor units, the order's state and what is left (the gateway's status, merged with the
 // journal's pending actions, as a single action sees it), the same order more than once in the
 // file (the amounts together must fit what is left), and the totals per currency. A row with a
-// problem is never sent; the clerk sees why.
+// problem is never sent; the clerk sees why. A line whose cells do not fit the header, or that
+// held card data (taken out before it reached here: card-data.ts), is not looked up.
 
 import { formatMinor, parseAmount, parseCurrency } from '../../gateway/amount';
 import type { NewBatchRow } from '../../store/sqlite/batches';
 import type { BatchCsvRow } from './csv';
-import { refuseCardData } from '../free-text';
 import type { OrderRef, OrderView } from '../orders/orders';
 
 const OPERATIONS = ['capture', 'refund', 'void', 'status'] as const;
@@ -60,6 +60,11 @@ interface Shaped {
 /** The row on its own: operation, reference, amount, currency, reason. */
 function shape(row: BatchCsvRow): Shaped {
   const problems: string[] = [];
+  if (row.cardData) problems.push(row.cardData);
+  if (row.shapeProblem) {
+    problems.push(row.shapeProblem);
+    return { row, amountMinor: null, currency: null, problems };
+  }
   const op = row.operation.toLowerCase();
   const operation = (OPERATIONS as readonly string[]).includes(op) ? (op as Operation) : undefined;
   if (!operation)
@@ -91,11 +96,6 @@ function shape(row: BatchCsvRow): Shaped {
     problems.push(`Give a reason for the ${operation}.`);
   if (row.reason === 'Other' && !row.note)
     problems.push('With the reason "Other", write a note that says what happened.');
-  try {
-    refuseCardData({ reason: row.reason, note: row.note });
-  } catch (error) {
-    problems.push(message(error));
-  }
   return { row, operation, amountMinor, currency, problems };
 }
 
@@ -111,7 +111,13 @@ export async function checkBatch(
 ): Promise<CheckResult> {
   const shaped = rows.map(shape);
   const refKey = (r: BatchCsvRow) =>
-    r.orderid ? `o:${r.orderid}` : r.client_orderid ? `c:${r.client_orderid}` : '';
+    r.cardData || r.shapeProblem
+      ? ''
+      : r.orderid
+        ? `o:${r.orderid}`
+        : r.client_orderid
+          ? `c:${r.client_orderid}`
+          : '';
   const refs = [...new Set(rows.map(refKey).filter(Boolean))];
   const views = new Map<string, OrderView | Error>();
   await inPool(refs, concurrency, async (key) => {
@@ -213,6 +219,7 @@ export async function checkBatch(
       warning: warnings.length > 0 ? warnings.join(' ') : null,
       // The action id is fixed here, stored with the batch before anything is sent.
       actionId: !problem && operation && operation !== 'status' ? newActionId() : null,
+      cells: row.cells,
       ...(view && !(view instanceof Error) ? { orderStatus: view.status } : {}),
     };
   });

@@ -1,7 +1,10 @@
 // A batch file in and its result out. Parsing is csv-parse's (quoted fields, doubled quotes,
 // line breaks inside quotes, a BOM, CRLF or LF); what is ours is the dialect (comma or
-// semicolon, taken from the header line) and the columns' names. The result file is written
-// as every CSV Paydesk writes (store/csv-record.ts: csv-stringify).
+// semicolon, taken from the header line) and the columns' names. Each line's cells are kept as
+// given, so the result file gives the shop back its own columns (with Paydesk's outcome added)
+// and can be matched to the input line by line. A line with more or fewer cells than the header
+// is a problem on that line, never read by guessing which cell is which. The result file is
+// written as every CSV Paydesk writes (store/csv-record.ts: csv-stringify).
 
 import { CsvError, parse } from 'csv-parse/sync';
 
@@ -23,7 +26,22 @@ export const BATCH_COLUMNS = [
 export type BatchColumn = (typeof BATCH_COLUMNS)[number];
 
 /** One line of the file, its cells as text (empty cells as ''), with its line number. */
-export type BatchCsvRow = Record<BatchColumn, string> & { line: number };
+export type BatchCsvRow = Record<BatchColumn, string> & {
+  line: number;
+  /** Every cell of the line as given, in the file's order (as many as the header has). */
+  cells: string[];
+  /** Why the line cannot be read column by column (more or fewer cells than the header). */
+  shapeProblem?: string;
+  /** Which cells held card data, taken out before anything else read them (card-data.ts). */
+  cardData?: string;
+};
+
+/** The file: its header as written, and its lines. */
+export interface BatchCsv {
+  /** The header's column names as written in the file, in its order. */
+  header: string[];
+  rows: BatchCsvRow[];
+}
 
 /** At most this many rows in one file: a larger one is split by the clerk. */
 export const MAX_BATCH_ROWS = 10_000;
@@ -35,13 +53,30 @@ function delimiterOf(text: string): ',' | ';' {
   return count(';') > count(',') ? ';' : ',';
 }
 
-export function parseBatchCsv(text: string): BatchCsvRow[] {
-  let records: { record: Record<string, string>; info: { lines: number } }[];
+/** Why a line's cells do not fit the header, or undefined when they do. */
+function shapeProblemOf(
+  cells: readonly string[],
+  columns: number,
+  delimiter: string,
+): string | undefined {
+  // Empty cells after the last column (a spreadsheet's trailing separators) are no data.
+  let given = cells.length;
+  while (given > columns && cells[given - 1] === '') given--;
+  if (given > columns)
+    return `Too many columns: this line has ${given} cells, the header ${columns}. A decimal comma (1,5) splits a cell in two: write amounts with a dot (1.50), or put the cell in quotes.`;
+  if (given < columns)
+    return `Too few columns: this line has ${given} cells, the header ${columns}. Give every column a cell, empty ones too (${delimiter}${delimiter}).`;
+  return undefined;
+}
+
+export function parseBatchCsv(text: string): BatchCsv {
+  const delimiter = delimiterOf(text);
+  let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(text, {
       bom: true,
-      delimiter: delimiterOf(text),
-      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      delimiter,
+      relax_column_count: true,
       skip_empty_lines: true,
       trim: true,
       info: true,
@@ -54,43 +89,52 @@ export function parseBatchCsv(text: string): BatchCsvRow[] {
       );
     throw error;
   }
-  if (records.length === 0)
+  const [head, ...lines] = records;
+  const header = head?.record ?? [];
+  const names = header.map((h) => h.trim().toLowerCase());
+  if (lines.length === 0)
     throw new ServiceError('INPUT', 'The file has no rows under its header line.');
-  if (records.length > MAX_BATCH_ROWS)
+  if (lines.length > MAX_BATCH_ROWS)
     throw new ServiceError(
       'INPUT',
-      `The file has ${records.length} rows; one batch takes at most ${MAX_BATCH_ROWS}. Split it into several files.`,
+      `The file has ${lines.length} rows; one batch takes at most ${MAX_BATCH_ROWS}. Split it into several files.`,
     );
-  const first = records[0]?.record ?? {};
-  const unknown = Object.keys(first).filter(
-    (c) => !(BATCH_COLUMNS as readonly string[]).includes(c),
-  );
+  const unknown = names.filter((c) => !(BATCH_COLUMNS as readonly string[]).includes(c));
   if (unknown.length > 0)
     throw new ServiceError(
       'INPUT',
       `The header has columns Paydesk does not know: ${unknown.join(', ')}. The columns are ${BATCH_COLUMNS.join(', ')}.`,
     );
-  if (!('operation' in first))
+  const twice = names.filter((c, i) => names.indexOf(c) !== i);
+  if (twice.length > 0)
+    throw new ServiceError(
+      'INPUT',
+      `The header names ${[...new Set(twice)].join(', ')} more than once; give each column once.`,
+    );
+  if (!names.includes('operation'))
     throw new ServiceError('INPUT', 'The header has no "operation" column.');
-  if (!('orderid' in first) && !('client_orderid' in first))
+  if (!names.includes('orderid') && !names.includes('client_orderid'))
     throw new ServiceError('INPUT', 'The header needs an "orderid" or a "client_orderid" column.');
-  return records.map(({ record, info }) => {
-    const row = { line: info.lines } as BatchCsvRow;
-    for (const column of BATCH_COLUMNS) row[column] = record[column] ?? '';
+  const rows = lines.map(({ record, info }) => {
+    const shapeProblem = shapeProblemOf(record, names.length, delimiter);
+    const cells = names.map((_, i) => record[i] ?? '');
+    const row = { line: info.lines, cells } as BatchCsvRow;
+    for (const column of BATCH_COLUMNS) {
+      const at = names.indexOf(column);
+      row[column] = shapeProblem || at < 0 ? '' : (cells[at] ?? '');
+    }
+    if (shapeProblem) {
+      // Not read column by column; only the operation is shown, to say which line it is.
+      row.operation = cells[names.indexOf('operation')] ?? '';
+      row.shapeProblem = shapeProblem;
+    }
     return row;
   });
+  return { header, rows };
 }
 
-const RESULT_COLUMNS = [
-  'line',
-  'operation',
-  'orderid',
-  'client_orderid',
-  'amount',
-  'currency',
-  'final_status',
-  'error',
-] as const;
+/** What the result file adds to the file's own columns, after them. */
+const RESULT_COLUMNS = ['gateway_orderid', 'action_id', 'status', 'error'] as const;
 
 /**
  * What a row came to, in words a clerk reads: approved, declined, not sent, cancelled... The
@@ -108,26 +152,43 @@ export function finalStatusOf(row: BatchRow, entry?: JournalEntry): string {
   return row.status ?? row.state;
 }
 
+/** The cells of a row stored before its cells were kept: rebuilt from what was read. */
+function cellsRead(r: BatchRow): string[] {
+  const read: Record<BatchColumn, string> = {
+    operation: r.operation,
+    orderid: r.orderid ?? '',
+    client_orderid: r.refClientOrderId ?? '',
+    amount: r.amountMinor === null ? '' : formatMinor(r.amountMinor, r.currency),
+    currency: r.currency ?? '',
+    reason: r.reason ?? '',
+    note: r.note ?? '',
+  };
+  return BATCH_COLUMNS.map((c) => read[c]);
+}
+
 /**
- * The result file: every row of the batch, in the order of the file. `entries` are the journal
- * entries of the rows' action ids, as the journal port has them now.
+ * The result file: the file's own header and every line's cells as given (a cell that held card
+ * data as it was stored: without it), in the order of the file, then the gateway's orderid, the
+ * action id the row was sent with, its status and its error. `entries` are the journal entries
+ * of the rows' action ids, as the journal port has them now. `header` is undefined for a batch
+ * stored before its cells were kept: the columns Paydesk reads stand in for it.
  */
 export async function resultCsv(
+  header: readonly string[] | undefined,
   rows: readonly BatchRow[],
   entries: ReadonlyMap<string, JournalEntry> = new Map(),
 ): Promise<string> {
   const line = await csvLineWriter();
-  let text = line(RESULT_COLUMNS);
+  const columns = header ?? BATCH_COLUMNS;
+  let text = line([...columns, ...RESULT_COLUMNS]);
   for (const r of rows) {
     const entry = r.actionId ? entries.get(r.actionId) : undefined;
     const unseen = (r.state === 'ready' || r.state === 'sending') && entry;
+    const given = header && r.cells ? r.cells : cellsRead(r);
     const cells = [
-      String(r.line),
-      r.operation,
+      ...columns.map((_, i) => given[i] ?? ''),
       r.orderid ?? '',
-      r.actionId ?? r.refClientOrderId ?? '',
-      r.amountMinor === null ? '' : formatMinor(r.amountMinor, r.currency),
-      r.currency ?? '',
+      r.actionId ?? '',
       finalStatusOf(r, entry),
       (unseen ? entry.errorMessage : null) ?? r.error ?? r.problem ?? '',
     ];

@@ -142,7 +142,8 @@ export function orderView(
     threeDsPending,
     threeDsAddress:
       status.status === 'processing' && status.html && status.redirectTo ? status.redirectTo : null,
-    changedElsewhere: figures.changedElsewhere,
+    // Known only by comparing with the journal: with the journal unread it is not guessed.
+    changedElsewhere: !journalUnreadable && figures.changedElsewhere,
     journalUnreadable: journalUnreadable ?? null,
     pending: figures.pending.map((e) => ({
       clientOrderId: e.clientOrderId,

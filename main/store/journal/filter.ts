@@ -5,6 +5,7 @@
 // a time is compared), so a field cannot mean one thing alone and another on a team. A field
 // added to JournalFilter without its condition here does not compile.
 
+import { CUSTOMER_LINK_OPERATIONS } from '../../../common/journal-actions';
 import { IN_FLIGHT, type JournalState } from './types';
 
 export interface JournalFilter {
@@ -16,7 +17,10 @@ export interface JournalFilter {
   email?: string;
   status?: string;
   state?: JournalState;
-  /** Only entries whose final answer is still owed (sending, acknowledged, unknown). */
+  /**
+   * Only money that is moving: entries whose final answer is still owed (sending, acknowledged,
+   * unknown), except open links waiting for a customer (common/journal-actions.ts isOpenLink).
+   */
   pending?: boolean;
   /** The gateway operation (CAPTURE, RETURN, VOID). */
   operation?: string;
@@ -30,6 +34,9 @@ export interface JournalFilter {
 
 /** The same, as SQL both stores read (the values are constants, never a person's input). */
 export const IN_FLIGHT_SQL = `state IN (${IN_FLIGHT.map((s) => `'${s}'`).join(', ')})`;
+
+/** Money that is moving: in flight, and not an open link that waits for its customer. */
+const PENDING_SQL = `${IN_FLIGHT_SQL} AND NOT (state = 'acknowledged' AND operation IN (${CUSTOMER_LINK_OPERATIONS.map((o) => `'${o}'`).join(', ')}))`;
 
 type Condition =
   /** The value, trimmed, equals one of the columns. */
@@ -52,7 +59,7 @@ export const FILTER_FIELDS = {
   operation: { equals: ['operation'] },
   action: { equals: ['action'] },
   profileId: { equals: ['profile_id'] },
-  pending: { when: IN_FLIGHT_SQL },
+  pending: { when: `(${PENDING_SQL})` },
   from: { time: 'created_at', compare: '>=' },
   to: { time: 'created_at', compare: '<' },
 } as const satisfies { [K in keyof Required<JournalFilter>]: Condition };

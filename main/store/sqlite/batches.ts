@@ -1,6 +1,8 @@
-// Batches and their rows as stored (migration 7). A row's action id is written with the batch,
-// before anything is sent, and every action id a row is ever sent with is kept in
-// batch_actions: the link from a journal entry (its client_orderid) to its batch.
+// Batches and their rows as stored (migrations 7 and 10). A row's action id is written with the
+// batch, before anything is sent, and every action id a row is ever sent with is kept in
+// batch_actions: the link from a journal entry (its client_orderid) to its batch. The file's
+// header and each line's cells are kept as given for the result file; the batch service takes
+// card data out of them before they reach here (services/batch/card-data.ts).
 
 import type Database from 'better-sqlite3';
 
@@ -24,6 +26,8 @@ export interface NewBatchRow {
   warning: string | null;
   /** Null for rows that send nothing (status, or a row with a problem). */
   actionId: string | null;
+  /** The line's cells as given, in the file's order; null for rows stored before they were kept. */
+  cells: string[] | null;
 }
 
 export interface BatchRow extends NewBatchRow {
@@ -39,6 +43,8 @@ export interface Batch {
   profileId: string;
   operator: string;
   fileName: string;
+  /** The file's header as written; null for batches stored before it was kept. */
+  header: string[] | null;
   state: BatchState;
   concurrency: number;
   /** The process running it stopped (crash or quit) while it was running. */
@@ -53,6 +59,7 @@ interface RawBatch {
   profile_id: string;
   operator: string;
   file_name: string;
+  header: string | null;
   state: BatchState;
   concurrency: bigint;
   interrupted: bigint;
@@ -74,6 +81,7 @@ interface RawRow {
   problem: string | null;
   warning: string | null;
   action_id: string | null;
+  cells: string | null;
   attempt: bigint;
   state: BatchRowState;
   status: string | null;
@@ -85,6 +93,7 @@ const toBatch = (r: RawBatch): Batch => ({
   profileId: r.profile_id,
   operator: r.operator,
   fileName: r.file_name,
+  header: r.header === null ? null : (JSON.parse(r.header) as string[]),
   state: r.state,
   concurrency: Number(r.concurrency),
   interrupted: r.interrupted === 1n,
@@ -106,6 +115,7 @@ const toRow = (r: RawRow): BatchRow => ({
   problem: r.problem,
   warning: r.warning,
   actionId: r.action_id,
+  cells: r.cells === null ? null : (JSON.parse(r.cells) as string[]),
   attempt: Number(r.attempt),
   state: r.state,
   status: r.status,
@@ -128,21 +138,35 @@ export class Batches {
 
   /** The batch and all its rows in one transaction: nothing of it exists until all of it does. */
   create(
-    batch: { profileId: string; operator: string; fileName: string; concurrency: number },
+    batch: {
+      profileId: string;
+      operator: string;
+      fileName: string;
+      header: readonly string[];
+      concurrency: number;
+    },
     rows: readonly NewBatchRow[],
   ): Batch {
     return this.db
       .transaction(() => {
         const at = now();
         const { lastInsertRowid } = this.statement(
-          `INSERT INTO batches (profile_id, operator, file_name, state, concurrency, created_at, updated_at)
-           VALUES (?, ?, ?, 'ready', ?, ?, ?)`,
-        ).run(batch.profileId, batch.operator, batch.fileName, batch.concurrency, at, at);
+          `INSERT INTO batches (profile_id, operator, file_name, header, state, concurrency, created_at, updated_at)
+           VALUES (?, ?, ?, ?, 'ready', ?, ?, ?)`,
+        ).run(
+          batch.profileId,
+          batch.operator,
+          batch.fileName,
+          JSON.stringify(batch.header),
+          batch.concurrency,
+          at,
+          at,
+        );
         const id = Number(lastInsertRowid);
         const insert = this.statement(
           `INSERT INTO batch_rows (batch_id, line, operation, orderid, ref_client_orderid, amount_minor,
-             currency, reason, note, problem, warning, action_id, state, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             currency, reason, note, problem, warning, action_id, cells, state, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         );
         const link = this.statement(
           'INSERT INTO batch_actions (action_id, batch_id, line) VALUES (?, ?, ?)',
@@ -161,6 +185,7 @@ export class Batches {
             r.problem,
             r.warning,
             r.actionId,
+            r.cells === null ? null : JSON.stringify(r.cells),
             r.problem ? 'invalid' : 'ready',
             at,
           );

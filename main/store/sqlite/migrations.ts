@@ -222,4 +222,11 @@ export const MIGRATIONS: readonly string[] = [
     finished_at TEXT NOT NULL
   );
   `,
+  // 10: a batch keeps its file's header and each line's cells as given (card data already taken
+  // out), so its result file gives the shop back its own columns (services/batch/csv.ts). JSON
+  // arrays of text; NULL for batches stored before.
+  `
+  ALTER TABLE batches ADD COLUMN header TEXT;
+  ALTER TABLE batch_rows ADD COLUMN cells TEXT;
+  `,
 ];

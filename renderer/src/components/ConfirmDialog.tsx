@@ -5,11 +5,12 @@
 // - plain (admin acts: remove a profile, rotate or replace a key): "Cancel" has the focus, so
 //   Enter never does the irreversible thing by accident;
 // - money (anything that moves money or registers it to move: capture, void, refund, cancel,
-//   payouts, payout pay, rebill, subscriptions, payment links, save card). On a test or sandbox
-//   profile Enter confirms (focus starts on the confirm button). On a production profile the
-//   clerk types what the dialog asks (the amount, or the card reference or order id when there
-//   is no amount), focus starts in that box, never on a button that moves money, and the
-//   button stays disabled until the text matches; "Go back" returns to the form as it was.
+//   payouts, payout pay, rebill, subscriptions, payment links, save card). Focus never starts
+//   on the button that moves money: on a test or sandbox profile it starts on "Go back" (the
+//   clerk reads, then presses the confirm button); on a production profile the clerk types
+//   what the dialog asks (the amount, or the card reference or order id when there is no
+//   amount), focus starts in that box, and the button stays disabled until the text matches.
+//   "Go back" returns to the form as it was.
 //
 // The confirm button is a FencedButton: a dialog open when the person's role changes (demoted
 // from finance while confirming a refund) loses its confirm button at once; Cancel stays.
@@ -52,6 +53,8 @@ interface CommonProps {
   /** Gets what the clerk typed (read by `normalise`) when a typed confirmation was asked. */
   onConfirm: (typed?: string) => void;
   onCancel: () => void;
+  /** The button that answers "no", when "Cancel" would be ambiguous (cancelling a batch). */
+  cancelLabel?: string;
   children: ReactNode;
 }
 
@@ -82,8 +85,9 @@ export function ConfirmDialog(props: PlainProps | MoneyProps) {
   const fence = useFence();
   const fenced = fence !== undefined;
   const danger = money ? production : (props.danger ?? false);
-  // Where focus starts when the dialog opens (after the typed box, which comes first).
-  const firstButton = useRef(money ? confirm : cancel);
+  // Where focus starts when the dialog opens (after the typed box, which comes first): never on
+  // a button that moves money or does the irreversible thing.
+  const firstButton = useRef(cancel);
 
   useEffect(() => {
     const element = dialog.current;
@@ -158,7 +162,7 @@ export function ConfirmDialog(props: PlainProps | MoneyProps) {
             {confirmLabel}
           </FencedButton>
           <button ref={cancel} type="button" onClick={onCancel}>
-            {money ? 'Go back' : 'Cancel'}
+            {props.cancelLabel ?? (money ? 'Go back' : 'Cancel')}
           </button>
         </div>
       </form>

@@ -8,6 +8,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 
 import type { ResultOf } from '../../../common/contract';
+import { localTimeWithOffset } from '../../../common/time';
 import { paydesk, unwrap } from '../api';
 import { useActiveProfile } from '../profile-context';
 import { ErrorNotice, Notice } from './Notice';
@@ -54,7 +55,7 @@ export function UploadLocalJournal() {
           </p>
           {p.lastUpload && (
             <p className="field-hint">
-              Last uploaded {p.lastUpload.at} by {p.lastUpload.login}:{' '}
+              Last uploaded {localTimeWithOffset(p.lastUpload.at)} by {p.lastUpload.login}:{' '}
               {entries(p.lastUpload.uploaded)} uploaded, {p.lastUpload.present} already there.
             </p>
           )}

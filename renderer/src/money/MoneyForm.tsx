@@ -1,16 +1,19 @@
-// The one form that moves money on Payouts, Rebill, Subscriptions and Payment links: the role
-// fence (components/RoleFence), the fields in one fenced fieldset, the submit button and the
-// profile's environment, the confirmation (typed amount on production), and the outcome with
-// its fenced "Ask again" and "New…". Each screen brings only its fields, its request and its
-// words, so none can build a form that forgets the fence or the production rule.
+// The one form that moves money on Payouts, Rebill, Subscriptions, Payment links, Card
+// references and Payouts to pay: the role fence (components/RoleFence), the fields in one
+// fenced fieldset, the submit button and the profile's environment, the check of every field
+// before the confirmation (all problems at once, focus on the first), the confirmation (typed
+// amount on production), and the outcome with its fenced "Ask again" and "New…". Each screen
+// brings only its fields, its check and its words, so none can build a form that forgets the
+// fence, the checks or the production rule.
 
-import type { ComponentProps, ReactNode } from 'react';
+import { useRef, type ComponentProps, type ReactNode } from 'react';
 
 import { EnvironmentBadge } from '../components/EnvironmentBadge';
 import { ErrorNotice } from '../components/Notice';
 import { FencedForm, RoleFence } from '../components/RoleFence';
 import type { ProfileView } from '../profile-context';
 import { ActionOutcome } from './ActionOutcome';
+import type { Checked } from './checks';
 import { ConfirmMoneyAction } from './ConfirmMoneyAction';
 import type { MoneyAction } from './useMoneyAction';
 import './money.css';
@@ -40,27 +43,33 @@ export function MoneyForm<Req extends AmountRequest>({
   submitLabel: string;
   /** Cannot be sent even by whoever may (no RSA key): the screen says why beside its fields. */
   blocked?: boolean;
-  /** The request to review, built with this action's id, from what the form holds. */
-  onReview: (clientOrderId: string) => Req;
+  /** Every field checked, and the request to review built with this action's id. */
+  onReview: (clientOrderId: string) => Checked<Req>;
   confirm: Omit<ComponentProps<typeof ConfirmMoneyAction<Req>>, 'action' | 'production'>;
   outcome: Omit<ComponentProps<typeof ActionOutcome<Req>>, 'action'>;
   /** The fields. */
   children: ReactNode;
 }) {
   const locked = action.phase !== 'edit';
+  const form = useRef<HTMLFormElement>(null);
   return (
     <RoleFence need="money">
       {action.stopped && !action.stopped.field && (
         <ErrorNotice error={action.stopped.error} title="Nothing was sent:" />
       )}
       <FencedForm
+        ref={form}
         className="money-form card"
         noValidate
         aria-label={label}
         onSubmit={(event) => {
           event.preventDefault();
           if (!action.clientOrderId || blocked) return;
-          action.review(onReview(action.clientOrderId));
+          if (!action.submit(onReview(action.clientOrderId)))
+            // After React has drawn the problems: the first field with one takes the focus.
+            requestAnimationFrame(() =>
+              form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
+            );
         }}
       >
         {children}

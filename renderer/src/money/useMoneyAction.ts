@@ -1,8 +1,12 @@
 // The renderer's half of the one action path, for every screen that moves money or registers
-// something (payouts, card references, rebill, subscriptions, payment links). An action id is
-// fetched when the form opens and sent on every "Ask again": main then asks the gateway about
-// it first, so a lost answer never becomes a second payment. A new id only after the gateway
-// closed the last one. Nothing is retried without a person pressing a button.
+// something (Orders' capture, void, refund and cancel, payouts, card references, rebill,
+// subscriptions, payment links). The phases are written once here: an action id fetched when
+// the form opens; every field checked before the confirmation opens (all problems at once);
+// the confirmation; the send; and, after a failure, what main marked about it (api.ts
+// sendFailure): nothing sent (back to the form, same id), refused (a new id for a new attempt)
+// or may have reached the gateway (only "Try again", the same id: main asks the gateway first,
+// so a lost answer never becomes a second payment). Nothing is retried without a person
+// pressing a button.
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
@@ -10,6 +14,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { JournalRow } from '../../../common/contract';
 import { BridgeError, errorMessage, paydesk, sendFailure, unwrap } from '../api';
 import { keys } from '../queries';
+import type { Checked, Problems } from './checks';
 import { SETTLED_STATES, useJournalEntry } from './journal-entry';
 
 export type Phase = 'edit' | 'confirm' | 'sending' | 'sent' | 'lost' | 'refused';
@@ -26,6 +31,16 @@ export interface MoneyAction<Req> {
   /** The error of a send whose outcome is unknown or closed. */
   sendError: unknown;
   settled: boolean;
+  /** A request may be in flight: the screen keeps this action on screen. */
+  busy: boolean;
+  /** Problems of the last check, by field, and a field main named when it stopped the send. */
+  problems: Problems;
+  /** The problem to show beside a field known by any of these names. */
+  problemOf: (...names: string[]) => string | undefined;
+  /** The form's check: opens the confirmation, or shows every problem; true when it opened. */
+  submit: (checked: Checked<Req>) => boolean;
+  /** Forgets the problem of a field the clerk is correcting. */
+  clearProblem: (name: string) => void;
   review: (request: Req) => void;
   back: () => void;
   confirm: () => Promise<void>;
@@ -46,6 +61,7 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
   const [result, setResult] = useState<{ entry: JournalRow; replayed: boolean }>();
   const [stopped, setStopped] = useState<{ error: unknown; field?: string }>();
   const [sendError, setSendError] = useState<unknown>();
+  const [problems, setProblems] = useState<Problems>({});
 
   useEffect(() => {
     let live = true;
@@ -71,6 +87,12 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
   );
   const entry = followed.data ?? result?.entry;
   const settled = entry ? SETTLED_STATES.has(entry.state) : false;
+
+  // The final word and the figures it changes are shown together: the orders are read again
+  // the moment the entry settles.
+  useEffect(() => {
+    if (settled) void queryClient.invalidateQueries({ queryKey: keys.orders });
+  }, [settled, queryClient]);
 
   const run = useCallback(
     async (toSend: Req) => {
@@ -106,9 +128,31 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
 
   const review = useCallback((candidate: Req) => {
     setStopped(undefined);
+    setProblems({});
     setRequest(candidate);
     setPhase('confirm');
   }, []);
+
+  const submit = useCallback(
+    (checked: Checked<Req>) => {
+      if (checked.problems) {
+        setStopped(undefined);
+        setProblems(checked.problems);
+        return false;
+      }
+      review(checked.request);
+      return true;
+    },
+    [review],
+  );
+
+  const problemOf = (...names: string[]) => {
+    for (const name of names) {
+      const problem = problems[name];
+      if (problem) return problem;
+    }
+    return fieldError(stopped, ...names);
+  };
 
   return {
     clientOrderId,
@@ -119,6 +163,19 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
     stopped,
     sendError,
     settled,
+    busy: phase === 'sending' || ((phase === 'sent' || phase === 'lost') && !settled),
+    problems,
+    problemOf,
+    submit,
+    clearProblem: (name) => {
+      setProblems((previous) => {
+        if (previous[name] === undefined) return previous;
+        const next = { ...previous };
+        delete next[name];
+        return next;
+      });
+      setStopped((previous) => (previous?.field === name ? undefined : previous));
+    },
     review,
     back: () => setPhase('edit'),
     confirm: async () => {
@@ -134,6 +191,7 @@ export function useMoneyAction<Req extends { clientOrderId: string }>(
       setResult(undefined);
       setSendError(undefined);
       setStopped(undefined);
+      setProblems({});
       setPhase('edit');
     },
   };

@@ -133,7 +133,7 @@ export const FENCE_STATES: readonly FenceState[] = [
     reach: (h, s) => openBatch(h, s.readyBatch),
     ready: /^Send 2 rows…$/,
     readOnly: BATCH_READ,
-    changing: [...BATCH_LOAD, 'button "Send 2 rows…"', 'button "Cancel the batch"'],
+    changing: [...BATCH_LOAD, 'button "Send 2 rows…"', 'button "Cancel the batch…"'],
   },
   {
     name: 'batch: paused',
@@ -141,7 +141,7 @@ export const FENCE_STATES: readonly FenceState[] = [
     reach: (h, s) => openBatch(h, s.pausedBatch),
     ready: /^Resume$/,
     readOnly: [...BATCH_READ, 'button "Save the result CSV…"'],
-    changing: [...BATCH_LOAD, 'button "Resume"', 'button "Cancel the batch"'],
+    changing: [...BATCH_LOAD, 'button "Resume"', 'button "Cancel the batch…"'],
   },
   {
     name: 'payouts',

@@ -75,7 +75,15 @@ export async function shootMoney(h: Harness, dir: string): Promise<string[]> {
   };
   await page.setViewportSize({ width: 1280, height: 1150 });
 
+  // Every field is checked before a confirmation opens: all problems at once, beside each field.
   await h.open('#/payouts');
+  await page.getByRole('radio', { name: 'Bank account' }).check();
+  await field(page, 'Amount').fill('10,00');
+  await page.getByRole('button', { name: 'Send payout…' }).click();
+  await page.locator('.field-error').first().waitFor();
+  await shot('payout-problems.png');
+
+  await page.getByRole('radio', { name: 'Card number' }).check();
   await fillPayout(page);
   await page.getByRole('button', { name: 'Send payout…' }).click();
   await page.getByRole('dialog').waitFor();

@@ -29,5 +29,12 @@ export async function shootTools(h: Harness, dir: string): Promise<string[]> {
   await page.getByRole('heading', { name: 'Genuine' }).waitFor();
   const file = join(dir, 'callback-check.png');
   await page.screenshot({ path: file, fullPage: true });
-  return [file];
+  // The same callback with its amount changed: the checksum still matches, the gateway does not.
+  const altered = (await sandboxCallback(h)).replace('amount=49.90', 'amount=4990.00');
+  await page.getByLabel('Callback as received').fill(altered);
+  await page.getByRole('button', { name: 'Check' }).click();
+  await page.getByRole('heading', { name: 'Altered: the gateway says otherwise' }).waitFor();
+  const alteredFile = join(dir, 'callback-check-altered.png');
+  await page.screenshot({ path: alteredFile, fullPage: true });
+  return [file, alteredFile];
 }

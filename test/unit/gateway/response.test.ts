@@ -227,3 +227,92 @@ describe('typed errors', () => {
     ).toThrow(/has no redirect-url/);
   });
 });
+
+describe('a field named twice', () => {
+  const read = (contentType: string, body: string) =>
+    readResponse({ status: 200, contentType, body }, 'status-response');
+
+  it('with different values in the JSON makes the answer unreadable, never its last value', () => {
+    const body = '{"type":"status-response","status":"declined","status":"approved"}';
+    expect(() => read(JSON_TYPE, body)).toThrow(UnreadableResponseError);
+    expect(() => read(JSON_TYPE, body)).toThrow(/"status" twice with different values/);
+    expect(parseBody(JSON_TYPE, body)).toBeUndefined();
+  });
+
+  it('is seen through escapes, numbers and nesting in the JSON', () => {
+    // The same name written with an escape is the same field to JSON.parse.
+    const escaped = '{"type":"status-response","status":"declined","st\\u0061tus":"approved"}';
+    expect(() => read(JSON_TYPE, escaped)).toThrow(/"status" twice/);
+    const amounts = '{"type":"status-response","status":"approved","amount":49.90,"amount":4990}';
+    expect(() => read(JSON_TYPE, amounts)).toThrow(/"amount" twice/);
+    // A nested duplicate is not the order's: the nested object is ignored as it always is.
+    const nested =
+      '{"type":"status-response","extra":{"status":"x","status":"y","s":"\\"status\\":"},"status":"approved"}';
+    expect(read(JSON_TYPE, nested).status).toBe('approved');
+    // A value that is null once and a text once is two different answers too.
+    const nullFirst =
+      '{"type":"status-response","status":"approved","amount":null,"amount":"5.00"}';
+    expect(() => read(JSON_TYPE, nullFirst)).toThrow(/"amount" twice/);
+  });
+
+  it('with the same value twice in the JSON is read as that value', () => {
+    const body =
+      '{"type":"status-response","status":"approved","amount":"10.10","status":" approved ","amount":10.10}';
+    const status = read(JSON_TYPE, body);
+    expect(status.status).toBe('approved');
+    expect(status.amount).toBe('10.10');
+  });
+
+  it('with different values in the key=value layout makes the answer unreadable', () => {
+    const body = 'type=status-response\n&status=declined\n&amount=10.00\n&status=approved\n';
+    expect(() => read('text/html', body)).toThrow(UnreadableResponseError);
+    expect(() => read('text/html', body)).toThrow(/"status" twice with different values/);
+    expect(parseBody('text/html', body)).toBeUndefined();
+    const type = 'type=status-response\n&status=approved\n&type=async-response\n';
+    expect(() => read('text/html', type)).toThrow(/"type" twice/);
+  });
+
+  it('with the same value twice in the key=value layout is read as that value', () => {
+    const body = 'type=status-response\n&status=approved\n&status=approved+\n&amount=1.00\n';
+    expect(read('text/html', body)).toMatchObject({ status: 'approved', amount: '1.00' });
+  });
+
+  it('makes an error answer unreadable too: its code cannot be trusted', () => {
+    const body =
+      '{"type":"validation-error","error-code":"1","error-code":"2","error-message":"x"}';
+    expect(() =>
+      readResponse({ status: 400, contentType: JSON_TYPE, body }, 'status-response'),
+    ).toThrow(UnreadableResponseError);
+  });
+});
+
+describe('names given twice, against a plain reading of every member (property)', () => {
+  it('finds a conflict exactly when one name has two different values', () => {
+    const name = fc.constantFrom('status', 'amount', 'currency', 'a"b', 'x\\y');
+    const value = fc.oneof(
+      fc.constantFrom('approved', ' approved', 'declined', '10.10', ''),
+      fc.constantFrom(10.1, 10, 0),
+      fc.constantFrom(null, true, { status: 'nested', amount: 1 }, ['a', { b: '}' }]),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(name, value), { minLength: 1, maxLength: 8 }), (members) => {
+        const text = `{ ${members.map(([n, v]) => `${JSON.stringify(n)} : ${JSON.stringify(v)}`).join(' ,\n')} }`;
+        const read = (v: unknown) =>
+          typeof v === 'string'
+            ? `s${v.trim()}`
+            : typeof v === 'number' || typeof v === 'boolean'
+              ? `s${String(v)}`
+              : `r${JSON.stringify(v)}`;
+        const seen = new Map<string, string>();
+        let expected = false;
+        for (const [n, v] of members) {
+          if (seen.has(n) && seen.get(n) !== read(v)) expected = true;
+          seen.set(n, read(v));
+        }
+        const fields = parseBody(JSON_TYPE, text.replace('{', '{"type":"status-response",'));
+        return (fields === undefined) === expected;
+      }),
+      { seed: 24, numRuns: 1000 },
+    );
+  });
+});

@@ -113,13 +113,12 @@ describe('ConfirmDialog on a production profile', () => {
 });
 
 describe('ConfirmDialog on a test or sandbox profile', () => {
-  it('asks nothing to be typed; focus starts on the confirm button and Enter confirms', () => {
+  it('asks nothing to be typed; focus starts on "Go back", never on the button that pays', () => {
     const { onConfirm } = money(false);
     expect(screen.queryByRole('textbox')).toBeNull();
     expect(screen.queryByText('Production profile: real money.')).toBeNull();
-    const confirm = screen.getByRole('button', { name: 'Pay 1,234.50 EUR' });
-    expect(document.activeElement).toBe(confirm);
-    fireEvent.submit(confirm);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Go back' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Pay 1,234.50 EUR' }));
     expect(onConfirm).toHaveBeenCalledTimes(1);
   });
 

@@ -239,7 +239,14 @@ describe('ActionPanel', () => {
   });
 
   it('after a lost answer, "Try again" resends the same action id, and only when pressed', async () => {
-    const lost = { ok: false as const, error: { code: 'TIMEOUT', message: 'No answer in time.' } };
+    const lost = {
+      ok: false as const,
+      error: {
+        code: 'TIMEOUT',
+        message: 'No answer in time.',
+        delivery: 'may-have-reached' as const,
+      },
+    };
     script.refund.push(() => lost);
     script.refund.push(({ clientOrderId }) => ({
       ok: true,
@@ -268,7 +275,12 @@ describe('ActionPanel', () => {
       'Your team login sam is in paydesk_support, so it cannot refund: only paydesk_finance moves money. Nothing was sent or changed.';
     script.refund.push(() => ({
       ok: false,
-      error: { code: 'STORE', message: sentence, details: { storeCode: 'NOT_ALLOWED' } },
+      error: {
+        code: 'STORE',
+        message: sentence,
+        details: { storeCode: 'NOT_ALLOWED' },
+        delivery: 'nothing-sent',
+      },
     }));
     renderPanel();
     await fillAndConfirm('10.00');
@@ -285,8 +297,11 @@ describe('ActionPanel', () => {
     // store code alone says nothing about sending; the main process knows nothing left.
     const sentence = 'Actions on this desk’s own profiles cannot be journaled. Nothing was sent.';
     const constraint = { code: 'STORE', message: sentence, details: { storeCode: 'CONSTRAINT' } };
-    script.refund.push(() => ({ ok: false, error: { ...constraint, nothingSent: true } }));
-    script.refund.push(() => ({ ok: false, error: constraint }));
+    script.refund.push(() => ({ ok: false, error: { ...constraint, delivery: 'nothing-sent' } }));
+    script.refund.push(() => ({
+      ok: false,
+      error: { ...constraint, delivery: 'may-have-reached' },
+    }));
     renderPanel();
     await fillAndConfirm('10.00');
     expect(await screen.findByText('Nothing was sent:')).toBeTruthy();
@@ -305,7 +320,7 @@ describe('ActionPanel', () => {
   it('demoted to support while "Try again" shows: it is disabled at once, saying why; Close still closes', async () => {
     script.refund.push(() => ({
       ok: false,
-      error: { code: 'TIMEOUT', message: 'No answer in time.' },
+      error: { code: 'TIMEOUT', message: 'No answer in time.', delivery: 'may-have-reached' },
     }));
     const { demote, onClose } = renderPanel();
     await fillAndConfirm('10.00');
@@ -359,7 +374,12 @@ describe('ActionPanel', () => {
       groups = ['paydesk_support'];
       return {
         ok: false,
-        error: { code: 'STORE', message: sentence, details: { storeCode: 'NOT_ALLOWED' } },
+        error: {
+          code: 'STORE',
+          message: sentence,
+          details: { storeCode: 'NOT_ALLOWED' },
+          delivery: 'nothing-sent',
+        },
       };
     });
     renderPanel();
@@ -381,6 +401,7 @@ describe('ActionPanel', () => {
       error: {
         code: 'GATEWAY_REFUSED',
         message: 'The gateway refused the request: above what is left to return, 30.00 EUR.',
+        delivery: 'gateway-refused',
       },
     }));
     script.refund.push(({ clientOrderId }) => ({
@@ -401,20 +422,23 @@ describe('ActionPanel', () => {
     expect(calls.refund.map((r) => r.clientOrderId)).toEqual(['pd-test-1', 'pd-test-2']);
   });
 
-  it('goes back to the form on Escape, and sends on the confirm button', async () => {
+  it('focus starts on Go back, never on the refund; Escape goes back to the form, a second Escape closes the panel; nothing is sent', async () => {
     script.refund.push(({ clientOrderId }) => ({
       ok: true,
       data: { entry: row(clientOrderId, {}), replayed: false },
     }));
-    renderPanel();
+    const { onClose } = renderPanel();
     await waitFor(() => expect(calls.openAction).toBe(1));
     fireEvent.change(reasonField(), { target: { value: 'Returned goods' } });
     review();
     const dialog = await screen.findByRole('dialog', { name: 'Refund 49.90 EUR?' });
     expect(dialog.textContent).toContain('cannot be undone');
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Refund 49.90 EUR' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Go back' }));
     fireEvent(dialog, new Event('cancel', { cancelable: true }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
     expect(calls.refund).toHaveLength(0);
   });
 

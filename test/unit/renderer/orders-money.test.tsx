@@ -8,7 +8,7 @@ import {
   minorOf,
   normalisedAmount,
   showMoney,
-} from '../../../renderer/src/screens/orders/money';
+} from '../../../renderer/src/money/amount';
 import { parseRef, refParam } from '../../../renderer/src/screens/orders/ref';
 
 describe('minor units', () => {

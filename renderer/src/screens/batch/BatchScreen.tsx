@@ -4,7 +4,8 @@
 // typing the totals. Then progress, pause/resume/cancel, and the result file. A batch that was
 // running when Paydesk stopped is listed as interrupted, to be resumed. Any earlier batch opens
 // to be read and its results saved, also by whoever may not send (components/RoleFence.tsx):
-// loading, starting, pausing and cancelling are fenced.
+// loading, starting, pausing and cancelling are fenced. Pause stops new rows at once; until the
+// rows in flight end the batch says "pausing" (or "cancelling"). Cancel asks first.
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
@@ -31,6 +32,7 @@ export function BatchScreen() {
   const [concurrency, setConcurrency] = useState(4);
   const [batchId, setBatchId] = useState<number>();
   const [confirming, setConfirming] = useState(false);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
   const [formError, setFormError] = useState<string>();
 
   const earlier = useQuery({
@@ -67,7 +69,7 @@ export function BatchScreen() {
     mutationFn: () =>
       unwrap(paydesk().batches.load({ profileId: active?.id ?? '', fileName, text, concurrency })),
     onSuccess: (loaded) => {
-      setBatchId(loaded.batch.id);
+      openBatch(loaded.batch.id);
       queryClient.setQueryData(
         ['batches', loaded.batch.id, 'rows', loaded.batch.state, 0],
         loaded.rows,
@@ -92,6 +94,11 @@ export function BatchScreen() {
   const save = useMutation({
     mutationFn: () => unwrap(paydesk().batches.saveResult({ batchId: batchId ?? 0 })),
   });
+  /** Shows another batch; the last one's "Saved to" is not this one's. */
+  const openBatch = (id: number) => {
+    save.reset();
+    setBatchId(id);
+  };
 
   const chooseFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -130,7 +137,7 @@ export function BatchScreen() {
           Batch {b.id} ({b.fileName}) stopped while it ran: {b.progress.done + b.progress.failed} of{' '}
           {b.progress.total - b.progress.invalid} rows were finished. Rows in flight are settled by
           their status; nothing is sent twice.{' '}
-          <button type="button" onClick={() => setBatchId(b.id)}>
+          <button type="button" onClick={() => openBatch(b.id)}>
             Open batch {b.id}
           </button>
         </Notice>
@@ -194,10 +201,18 @@ export function BatchScreen() {
       {view && (
         <section className="card batch-view" aria-label={`Batch ${view.id}`}>
           <h2>
-            Batch {view.id}: {view.fileName} <span className="batch-state">{view.state}</span>
+            Batch {view.id}: {view.fileName} <span className="batch-state">{stateWords(view)}</span>
           </h2>
           <BatchSummary view={view} />
           {view.state !== 'ready' && <BatchProgress view={view} />}
+          {view.stopping && (
+            <Notice kind="info">
+              {view.stopping === 'pause' ? 'Pausing' : 'Cancelling'}: no new row starts.{' '}
+              {view.progress.sending === 1
+                ? 'The row being sent goes on to its final status first.'
+                : `The ${view.progress.sending} rows being sent go on to their final status first.`}
+            </Notice>
+          )}
           {view.pausedBecause && (
             <Notice kind="warning">
               The batch paused by itself: {view.pausedBecause} Rows sent so far are safe; press
@@ -216,14 +231,15 @@ export function BatchScreen() {
                   : 'Resume'}
               </FencedButton>
             )}
-            {running && (
+            {running && !view.stopping && (
               <FencedButton onClick={() => control.mutate({ action: 'pause' })}>Pause</FencedButton>
             )}
-            {(running || view.state === 'paused' || view.state === 'ready') && (
-              <FencedButton onClick={() => control.mutate({ action: 'cancel' })}>
-                Cancel the batch
-              </FencedButton>
-            )}
+            {(running || view.state === 'paused' || view.state === 'ready') &&
+              view.stopping !== 'cancel' && (
+                <FencedButton onClick={() => setConfirmingCancel(true)}>
+                  Cancel the batch…
+                </FencedButton>
+              )}
             {view.state !== 'ready' && (
               <button type="button" disabled={save.isPending} onClick={() => save.mutate()}>
                 Save the result CSV…
@@ -243,8 +259,34 @@ export function BatchScreen() {
           .filter((b) => b.profileId === active?.id)
           .map((b) => (view && b.id === view.id ? view : b))}
         openId={batchId}
-        onOpen={setBatchId}
+        onOpen={openBatch}
       />
+
+      {confirmingCancel && view && (
+        <ConfirmDialog
+          title={`Cancel batch ${view.id}?`}
+          confirmLabel="Cancel the batch"
+          cancelLabel="Keep the batch"
+          danger
+          onCancel={() => setConfirmingCancel(false)}
+          onConfirm={() => {
+            setConfirmingCancel(false);
+            control.mutate({ action: 'cancel' });
+          }}
+        >
+          <p>
+            {waitingWords(view.progress.left - view.progress.sending)} A cancelled batch cannot be
+            resumed: load the file again to send those rows later.
+          </p>
+          {view.progress.sending > 0 && (
+            <p>
+              {view.progress.sending === 1
+                ? 'The row already sent goes on to its final status.'
+                : `The ${view.progress.sending} rows already sent go on to their final status.`}
+            </p>
+          )}
+        </ConfirmDialog>
+      )}
 
       {confirming && view && (
         <ConfirmDialog
@@ -273,6 +315,19 @@ export function BatchScreen() {
       )}
     </div>
   );
+}
+
+/** The batch's state as the clerk reads it: "pausing" while the rows in flight end. */
+function stateWords(view: BatchViewData): string {
+  if (view.stopping === 'pause') return 'pausing';
+  if (view.stopping === 'cancel') return 'cancelling';
+  return view.state;
+}
+
+function waitingWords(waiting: number): string {
+  if (waiting === 0) return 'No row is waiting to be sent.';
+  if (waiting === 1) return 'The 1 row not yet sent will not be sent.';
+  return `The ${waiting} rows not yet sent will not be sent.`;
 }
 
 function BatchSummary({ view }: { view: BatchViewData }) {

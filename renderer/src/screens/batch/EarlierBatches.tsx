@@ -3,7 +3,7 @@
 // read-only database) still looks back at what was sent and saves the results.
 
 import type { BatchViewData } from '../../../../common/contract';
-import { formatTime } from '../../format';
+import { localTimeWithOffset } from '../../../../common/time';
 
 const STATE_WORDS: Record<BatchViewData['state'], string> = {
   ready: 'checked, not started',
@@ -48,8 +48,14 @@ export function EarlierBatches({
               <tr key={b.id} aria-current={b.id === openId ? 'true' : undefined}>
                 <td>{b.id}</td>
                 <td>{b.fileName}</td>
-                <td className="nowrap">{formatTime(b.createdAt)}</td>
-                <td>{STATE_WORDS[b.state]}</td>
+                <td className="nowrap">{localTimeWithOffset(b.createdAt)}</td>
+                <td>
+                  {b.stopping === 'pause'
+                    ? 'pausing'
+                    : b.stopping === 'cancel'
+                      ? 'cancelling'
+                      : STATE_WORDS[b.state]}
+                </td>
                 <td className="num">
                   {b.progress.done + b.progress.failed} of {toSend}
                 </td>

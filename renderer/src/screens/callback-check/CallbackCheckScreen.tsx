@@ -1,7 +1,9 @@
 // Callback check (support): a shop pastes what it received (the callback URL, its query
 // string, or the browser-return POST body) and learns whether the gateway sent it. Main checks
-// the checksum with the profile's control key, which never reaches this window; the answer is
-// the verdict in plain words, the fields, and, when genuine, a way to the order's real status.
+// the checksum with the profile's control key, which never reaches this window, and compares a
+// callback that passes it with the gateway's answer about the order. The answer is the verdict
+// in plain words, where the callback and the gateway disagree, the fields, and a way to the
+// order's real status. Only a callback the gateway confirmed is shown as good.
 
 import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
@@ -16,9 +18,31 @@ import './callback-check.css';
 const VERDICT_TITLE: Record<CallbackCheckData['verdict'], string> = {
   genuine: 'Genuine',
   'other-profile': 'Genuine, for another profile',
+  altered: 'Altered: the gateway says otherwise',
+  'checksum-only': 'Only the checksum was checked',
   forged: 'Not genuine',
   incomplete: 'Cannot be checked',
 };
+
+/** How each verdict looks: only what the gateway confirmed is good. */
+const VERDICT_TONE: Record<CallbackCheckData['verdict'], 'good' | 'unsure' | 'bad'> = {
+  genuine: 'good',
+  'other-profile': 'good',
+  altered: 'bad',
+  'checksum-only': 'unsure',
+  forged: 'bad',
+  incomplete: 'bad',
+};
+
+/** Verdicts after which the order is worth opening in this profile. */
+const LEADS_TO_ORDER: readonly CallbackCheckData['verdict'][] = [
+  'genuine',
+  'altered',
+  'checksum-only',
+];
+
+const FIELD_LABEL: Record<NonNullable<CallbackCheckData['differences']>[number]['field'], string> =
+  { status: 'Status', amount: 'Amount', currency: 'Currency', type: 'Type' };
 
 const READ_AS: Record<CallbackCheckData['readAs'], string> = {
   url: 'a callback URL',
@@ -100,15 +124,15 @@ export function CallbackCheckScreen() {
 }
 
 function Verdict({ result }: { result: CallbackCheckData }) {
-  const good = result.verdict === 'genuine' || result.verdict === 'other-profile';
+  const tone = VERDICT_TONE[result.verdict];
   return (
-    <section
-      className={`card callback-verdict verdict-${good ? 'good' : 'bad'}`}
-      aria-label="Verdict"
-    >
+    <section className={`card callback-verdict verdict-${tone}`} aria-label="Verdict">
       <h2>{VERDICT_TITLE[result.verdict]}</h2>
-      <p role={good ? 'status' : 'alert'}>{result.message}</p>
-      {result.verdict === 'genuine' && result.orderid && (
+      <p role={tone === 'good' ? 'status' : 'alert'}>{result.message}</p>
+      {result.differences && result.differences.length > 0 && (
+        <Differences differences={result.differences} />
+      )}
+      {LEADS_TO_ORDER.includes(result.verdict) && !result.matchedProfile && result.orderid && (
         <p>
           <a className="button primary" href={hrefOf({ screen: 'lookup', param: result.orderid })}>
             Look up order {result.orderid}
@@ -136,5 +160,33 @@ function Verdict({ result }: { result: CallbackCheckData }) {
         </tbody>
       </table>
     </section>
+  );
+}
+
+function Differences({
+  differences,
+}: {
+  differences: NonNullable<CallbackCheckData['differences']>;
+}) {
+  return (
+    <table className="callback-fields callback-differences">
+      <caption>Where the callback and the gateway disagree</caption>
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">The callback says</th>
+          <th scope="col">The gateway says</th>
+        </tr>
+      </thead>
+      <tbody>
+        {differences.map((difference) => (
+          <tr key={difference.field}>
+            <th scope="row">{FIELD_LABEL[difference.field]}</th>
+            <td>{difference.callback}</td>
+            <td>{difference.gateway}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -14,7 +14,8 @@ import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { ActionOutcome } from '../../money/ActionOutcome';
 import { describedBy, Field } from '../../money/Field';
-import { fieldError, useMoneyAction } from '../../money/useMoneyAction';
+import { FormCheck } from '../../money/checks';
+import { useMoneyAction } from '../../money/useMoneyAction';
 import '../../money/money.css';
 
 export function CardInfoScreen({ cardRef }: { cardRef?: string }) {
@@ -118,12 +119,24 @@ function SaveCard({ initial }: { initial: string }) {
       unwrap(paydesk().cards.save(request)),
   );
   if (!active) return null;
-  const error = fieldError(action.stopped, 'orderid');
+  const error = action.problemOf('orderid');
   const ref = action.entry?.result['card-ref-id'];
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!action.clientOrderId) return;
-    action.review({ profileId: active.id, clientOrderId: action.clientOrderId, orderid });
+    const clientOrderId = action.clientOrderId;
+    if (!clientOrderId) return;
+    const check = new FormCheck().add(
+      'orderid',
+      /^\d{1,20}$/.test(orderid.trim())
+        ? undefined
+        : 'Enter the orderid of the approved payment: its digits, for example 1000001.',
+    );
+    if (
+      !action.submit(
+        check.result(() => ({ profileId: active.id, clientOrderId, orderid: orderid.trim() })),
+      )
+    )
+      requestAnimationFrame(() => document.getElementById(`${id}-order`)?.focus());
   };
   return (
     <section className="card money-form" aria-labelledby={`${id}-title`}>
@@ -142,7 +155,10 @@ function SaveCard({ initial }: { initial: string }) {
             value={orderid}
             inputMode="numeric"
             disabled={action.phase !== 'edit'}
-            onChange={(e) => setOrderid(e.target.value)}
+            onChange={(e) => {
+              setOrderid(e.target.value);
+              action.clearProblem('orderid');
+            }}
           />
         </Field>
         <div className="button-row">

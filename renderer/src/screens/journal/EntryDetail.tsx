@@ -5,6 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 
+import { isOpenLink } from '../../../../common/journal-actions';
 import { groupThousands } from '../../../../common/money';
 import { localTimeWithOffset } from '../../../../common/time';
 import { paydesk, unwrap } from '../../api';
@@ -20,6 +21,9 @@ const STATE_WORDS: Record<string, string> = {
   final: 'Final',
   refused: 'Refused by the gateway: nothing was processed',
 };
+
+/** An open payment link's state: the gateway made the link; nothing moves until the customer pays. */
+const OPEN_LINK_WORDS = 'Open link: waiting for the customer to pay (no money has moved)';
 
 /** States still owed the gateway's final word: only these may be settled by hand. */
 const IN_FLIGHT = ['sending', 'acknowledged', 'unknown'];
@@ -70,7 +74,7 @@ export function EntryDetail({
         ['Profile', row.profileId],
         ['Action id (client_orderid)', row.clientOrderId],
         ['Its own orderid', row.orderId],
-        ['State', STATE_WORDS[row.state] ?? row.state],
+        ['State', isOpenLink(row) ? OPEN_LINK_WORDS : (STATE_WORDS[row.state] ?? row.state)],
         ['Gateway status', row.status],
         ['Error', [d.errorCode, row.errorMessage].filter(Boolean).join(': ') || null],
         ['Written', localTimeWithOffset(row.createdAt)],

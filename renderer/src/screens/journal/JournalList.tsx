@@ -6,6 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 
 import type { JournalFilterInput, JournalRow } from '../../../../common/contract';
+import { isOpenLink } from '../../../../common/journal-actions';
 import { ErrorNotice } from '../../components/Notice';
 import { hrefOf } from '../../route';
 import { groupThousands } from '../../../../common/money';
@@ -39,6 +40,17 @@ function StatusPill({ row }: { row: JournalRow }) {
         title="The gateway refused the request; nothing was processed."
       >
         refused
+      </span>
+    );
+  }
+  if (isOpenLink(row)) {
+    // A payment link waiting for its customer: no money moves until they pay.
+    return (
+      <span
+        className="status-pill status-open"
+        title="An open link: the gateway made it and waits for the customer to pay. No money has moved."
+      >
+        open
       </span>
     );
   }

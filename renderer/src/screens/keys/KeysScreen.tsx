@@ -20,7 +20,7 @@ import { keys } from '../../queries';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Fingerprint, fingerprintGroups } from '../../components/Fingerprint';
 import { describedBy, fieldErrorsOf, type FieldErrors } from '../../components/form-errors';
-import { formatTime } from '../../format';
+import { localTimeWithOffset } from '../../../../common/time';
 import '../../components/admin.css';
 
 type KeyView = NonNullable<z.output<(typeof contract)['keys']['current']['result']>>;
@@ -197,10 +197,10 @@ function ProfileKeys({ profile }: { profile: ProfileView }) {
                     {fingerprintGroups(h.fingerprint).join(' ')}
                   </td>
                   <td>{h.environment}</td>
-                  <td className="nowrap">{formatTime(h.attachedAt)}</td>
+                  <td className="nowrap">{localTimeWithOffset(h.attachedAt)}</td>
                   <td className="nowrap">
                     {h.retiredAt ? (
-                      formatTime(h.retiredAt)
+                      localTimeWithOffset(h.retiredAt)
                     ) : (
                       <span className="status-pill status-approved">current</span>
                     )}

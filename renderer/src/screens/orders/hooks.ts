@@ -1,5 +1,7 @@
-// The queries of the Orders screen: an order, refreshed until it is final and while any of our
-// operations on it is pending (the entry itself is followed by money/journal-entry.ts).
+// The queries of the Orders screen: an order, refreshed until it is final, while any of our
+// operations on it is pending (the entry itself is followed by money/journal-entry.ts), and
+// while the journal could not be read, so the card shows the journal's figures by itself once
+// it is back.
 
 import { useQuery } from '@tanstack/react-query';
 
@@ -12,10 +14,13 @@ import { lookupRequest, refParam, type OrderRef } from './ref';
 /** While our own operation waits for its final status the order is refreshed more often. */
 const PENDING_REFRESH_MS = ENTRY_REFRESH_MS;
 const NOT_FINAL_REFRESH_MS = 3_000;
+/** With the journal unreadable, the order is asked again this often until it can be read. */
+const JOURNAL_AWAY_REFRESH_MS = 5_000;
 
 export function orderRefreshInterval(order: OrderViewData | undefined): number | false {
   if (!order) return false;
   if (order.pending.length > 0) return PENDING_REFRESH_MS;
+  if (order.journalUnreadable !== null) return JOURNAL_AWAY_REFRESH_MS;
   if (!order.final) return NOT_FINAL_REFRESH_MS;
   return false;
 }

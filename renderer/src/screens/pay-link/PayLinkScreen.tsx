@@ -10,6 +10,7 @@ import { useId, useState } from 'react';
 import type { z } from 'zod';
 
 import type { PayLinkData, payLinkRequestSchema } from '../../../../common/contract';
+import { localTimeWithOffset } from '../../../../common/time';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
@@ -17,7 +18,9 @@ import { keys } from '../../queries';
 import { hrefOf } from '../../route';
 import { describedBy, Field } from '../../money/Field';
 import { MoneyForm } from '../../money/MoneyForm';
-import { fieldError, useMoneyAction } from '../../money/useMoneyAction';
+import { showMoney } from '../../money/amount';
+import { FormCheck } from '../../money/checks';
+import { useMoneyAction } from '../../money/useMoneyAction';
 import '../../money/money.css';
 
 type PayLinkRequest = z.input<typeof payLinkRequestSchema>;
@@ -60,7 +63,7 @@ export function PayLinkScreen() {
     extra: { hint?: string; inputMode?: 'decimal' | 'email' | 'url'; fields?: string[] } = {},
   ) => {
     const id = `${ids}-${name}`;
-    const error = fieldError(action.stopped, ...(extra.fields ?? [name]));
+    const error = action.problemOf(...(extra.fields ?? [name]));
     return (
       <Field id={id} label={label} {...(extra.hint ? { hint: extra.hint } : {})} error={error}>
         <input
@@ -68,21 +71,44 @@ export function PayLinkScreen() {
           value={values[name]}
           disabled={locked}
           {...(extra.inputMode ? { inputMode: extra.inputMode } : {})}
-          onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+          onChange={(e) => {
+            setValues((v) => ({ ...v, [name]: e.target.value }));
+            action.clearProblem(name);
+          }}
         />
       </Field>
     );
   };
-  const request = (clientOrderId: string): PayLinkRequest => ({
-    profileId: active.id,
-    clientOrderId,
-    kind,
-    amount: values.amount.trim(),
-    currency: values.currency.trim().toUpperCase(),
-    email: values.email.trim(),
-    description: values.description,
-    returnUrl: values.returnUrl.trim(),
-  });
+  const request = (clientOrderId: string) => {
+    const check = new FormCheck();
+    const money = check.money(values.amount, values.currency);
+    const email = values.email.trim();
+    const returnUrl = values.returnUrl.trim();
+    check
+      .add(
+        'email',
+        /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)
+          ? undefined
+          : 'Write the customer’s e-mail address, for example anna@example.com; the gateway sends the receipt there.',
+      )
+      .required('description', values.description, 'Say what the customer pays for.')
+      .freeText('description', values.description)
+      .add(
+        'returnUrl',
+        /^https?:\/\/\S+$/.test(returnUrl) && returnUrl !== 'https://'
+          ? undefined
+          : 'Write the address of the shop page the customer returns to after paying, starting with https://.',
+      );
+    return check.result<PayLinkRequest>(() => ({
+      profileId: active.id,
+      clientOrderId,
+      kind,
+      ...money,
+      email,
+      description: values.description.trim(),
+      returnUrl,
+    }));
+  };
   const made = action.entry?.result['redirect-url'];
   return (
     <div>
@@ -104,7 +130,7 @@ export function PayLinkScreen() {
             <p>
               A link for {kind === 'preauth' ? 'a hold of' : 'a payment of'}{' '}
               <strong className="money">
-                {request.amount} {request.currency}
+                {showMoney(request.amount)} {request.currency}
               </strong>{' '}
               for {request.email}: “{request.description.trim()}”, on profile “{active.name}”.
             </p>
@@ -196,9 +222,7 @@ export function PayLinkScreen() {
           <tbody>
             {links.data.map((link) => (
               <tr key={link.clientOrderId}>
-                <td className="nowrap">
-                  {link.createdAt.slice(0, 10)} {link.createdAt.slice(11, 16)}
-                </td>
+                <td className="nowrap">{localTimeWithOffset(link.createdAt)}</td>
                 <td className="nowrap">{link.createdBy}</td>
                 <td className="num money nowrap">
                   {link.amount} {link.currency}

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 
 import type { CheckedPayout } from '../../../../common/contract';
+import { localTimeWithOffset } from '../../../../common/time';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog, typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
@@ -23,7 +24,7 @@ const STATE_WORDS: Record<CheckedPayout['state'], string> = {
   paying: 'Being paid',
 };
 
-const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+const when = localTimeWithOffset;
 
 export function PayoutsToPayScreen() {
   const { active } = useActiveProfile();

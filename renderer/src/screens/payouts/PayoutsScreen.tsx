@@ -1,9 +1,10 @@
 // Payouts (finance): one step (v2 PAYOUT, paid at once) or two (v4: checked now, paid later on
 // "Payouts to pay"). The destination is a card number, a card reference, a bank account or a
 // phone number (SBP). A typed card number goes to main and the gateway and is shown here only
-// masked once the form is confirmed.
+// masked once the form is confirmed; once the payout is sent the field itself holds only the
+// masked number ("Ask again" sends the request kept by the action, never the form).
 
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 
 import type { z } from 'zod';
 
@@ -14,7 +15,9 @@ import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { describedBy, Field, maskCard } from '../../money/Field';
 import { MoneyForm } from '../../money/MoneyForm';
-import { fieldError, useMoneyAction } from '../../money/useMoneyAction';
+import { showMoney } from '../../money/amount';
+import { cardNumberProblem, FormCheck } from '../../money/checks';
+import { useMoneyAction } from '../../money/useMoneyAction';
 import '../../money/money.css';
 
 type PayoutRequest = z.input<typeof payoutRequestSchema>;
@@ -52,11 +55,21 @@ export function PayoutsScreen() {
       mode === 'two-step' ? paydesk().payouts.check(request) : paydesk().payouts.send(request),
     ),
   );
+  // Sent (answered, lost or refused): the full card number leaves the form at once.
+  const sent = action.phase === 'sent' || action.phase === 'lost' || action.phase === 'refused';
+  useEffect(() => {
+    if (sent)
+      setValues((v) =>
+        /\d{12}/.test(v.cardNumber.replace(/[\s-]/g, ''))
+          ? { ...v, cardNumber: maskCard(v.cardNumber) }
+          : v,
+      );
+  }, [sent]);
   if (!active) return null;
   const noKey = mode === 'two-step' && !active.hasPrivateKey;
   const set = (name: keyof typeof values) => (value: string) =>
     setValues((v) => ({ ...v, [name]: value }));
-  const err = (...fields: string[]) => fieldError(action.stopped, ...fields);
+  const err = (...fields: string[]) => action.problemOf(...fields);
   const locked = action.phase !== 'edit';
 
   const destination = (): PayoutRequest['destination'] => {
@@ -89,17 +102,71 @@ export function PayoutsScreen() {
     }
   };
 
-  const request = (clientOrderId: string): PayoutRequest => ({
-    profileId: active.id,
-    clientOrderId,
-    destination: destination(),
-    receiverFirstName: values.receiverFirstName,
-    receiverLastName: values.receiverLastName,
-    amount: values.amount.trim(),
-    currency: values.currency.trim().toUpperCase(),
-    purpose: values.purpose,
-    description: values.description,
-  });
+  const checkDestination = (check: FormCheck) => {
+    switch (kind) {
+      case 'card':
+        return check.add('cardNumber', cardNumberProblem(values.cardNumber));
+      case 'card-ref':
+        return check.add(
+          'cardRefId',
+          /^\d{1,18}$/.test(values.cardRefId.trim())
+            ? undefined
+            : 'Enter the card reference: the number the gateway gave when the card was saved, for example 1000007.',
+        );
+      case 'bank':
+        return check
+          .add(
+            'accountNumber',
+            /^[A-Za-z0-9]{6,34}$/.test(values.accountNumber.replace(/\s/g, ''))
+              ? undefined
+              : 'Write the account number (or IBAN) with letters and digits only, 6 to 34 of them.',
+          )
+          .required('bankName', values.bankName, 'Write the name of the receiving bank.')
+          .freeText('bankName', values.bankName)
+          .add(
+            'bic',
+            /^[A-Za-z0-9]{8}([A-Za-z0-9]{3})?$/.test(values.bic.trim())
+              ? undefined
+              : 'The BIC is 8 or 11 letters and digits, for example DEUTDEFF or DEUTDEFF500.',
+          );
+      case 'phone':
+        return check.add(
+          'phone',
+          /^\+?\d{7,15}$/.test(values.phone.replace(/[\s()-]/g, ''))
+            ? undefined
+            : 'Write the phone number with its country code, for example +44 7700 900123.',
+        );
+    }
+  };
+
+  const request = (clientOrderId: string) => {
+    const check = new FormCheck();
+    checkDestination(check);
+    if (kind === 'bank' || kind === 'phone')
+      check.required(
+        'receiverLastName',
+        values.receiverLastName,
+        'Write the receiver’s name as the bank knows it.',
+      );
+    check
+      .freeText('receiverFirstName', values.receiverFirstName)
+      .freeText('receiverLastName', values.receiverLastName);
+    const money = check.money(values.amount, values.currency);
+    check
+      .freeText('purpose', values.purpose)
+      .required('description', values.description, 'Say what the payout is for.')
+      .freeText('description', values.description);
+    return check.result<PayoutRequest>(() => ({
+      profileId: active.id,
+      clientOrderId,
+      destination: destination(),
+      receiverFirstName: values.receiverFirstName,
+      receiverLastName: values.receiverLastName,
+      ...money,
+      purpose: values.purpose,
+      description: values.description.trim(),
+    }));
+  };
 
   const input = (
     name: keyof typeof values,
@@ -113,7 +180,10 @@ export function PayoutsScreen() {
         <input
           {...describedBy(id, Boolean(options.hint), error)}
           value={values[name]}
-          onChange={(e) => set(name)(e.target.value)}
+          onChange={(e) => {
+            set(name)(e.target.value);
+            action.clearProblem(name);
+          }}
           disabled={locked}
           autoComplete="off"
           {...(options.inputMode ? { inputMode: options.inputMode } : {})}
@@ -139,13 +209,13 @@ export function PayoutsScreen() {
         confirm={{
           title: mode === 'two-step' ? 'Check this payout?' : 'Send this payout?',
           confirmLabel: (request) =>
-            `${mode === 'two-step' ? 'Check' : 'Pay'} ${request.amount} ${request.currency}`,
+            `${mode === 'two-step' ? 'Check' : 'Pay'} ${showMoney(request.amount)} ${request.currency}`,
           children: (request) => (
             <>
               <p>
                 {mode === 'two-step' ? 'Register' : 'Pay'}{' '}
                 <strong className="money">
-                  {request.amount} {request.currency}
+                  {showMoney(request.amount)} {request.currency}
                 </strong>{' '}
                 to <strong>{destinationWords()}</strong>
                 {values.receiverLastName.trim()

@@ -7,9 +7,11 @@ import { useId, useState } from 'react';
 import { paydesk, unwrap } from '../../api';
 import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
+import { showMoney } from '../../money/amount';
 import { describedBy, Field } from '../../money/Field';
 import { MoneyForm } from '../../money/MoneyForm';
-import { fieldError, useMoneyAction } from '../../money/useMoneyAction';
+import { FormCheck } from '../../money/checks';
+import { useMoneyAction } from '../../money/useMoneyAction';
 import '../../money/money.css';
 
 interface RebillRequest {
@@ -42,7 +44,7 @@ export function RebillScreen({ cardRef }: { cardRef?: string }) {
     inputMode?: 'numeric' | 'decimal',
   ) => {
     const id = `${ids}-${name}`;
-    const error = fieldError(action.stopped, name, name === 'description' ? 'order_desc' : name);
+    const error = action.problemOf(name, name === 'description' ? 'order_desc' : name);
     return (
       <Field id={id} label={label} {...(hint ? { hint } : {})} error={error}>
         <input
@@ -50,19 +52,35 @@ export function RebillScreen({ cardRef }: { cardRef?: string }) {
           value={values[name]}
           disabled={locked}
           {...(inputMode ? { inputMode } : {})}
-          onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+          onChange={(e) => {
+            setValues((v) => ({ ...v, [name]: e.target.value }));
+            action.clearProblem(name);
+          }}
         />
       </Field>
     );
   };
-  const request = (clientOrderId: string): RebillRequest => ({
-    profileId: active.id,
-    clientOrderId,
-    cardRefId: values.cardRefId.trim(),
-    amount: values.amount.trim(),
-    currency: values.currency.trim().toUpperCase(),
-    description: values.description,
-  });
+  const request = (clientOrderId: string) => {
+    const check = new FormCheck();
+    const cardRefId = values.cardRefId.trim();
+    check.add(
+      'cardRefId',
+      /^\d{1,18}$/.test(cardRefId)
+        ? undefined
+        : 'Enter the card reference: the number the gateway gave when the card was saved, for example 1000007.',
+    );
+    const money = check.money(values.amount, values.currency);
+    check
+      .required('description', values.description, 'Say what the charge is for.')
+      .freeText('description', values.description);
+    return check.result<RebillRequest>(() => ({
+      profileId: active.id,
+      clientOrderId,
+      cardRefId,
+      ...money,
+      description: values.description.trim(),
+    }));
+  };
   const orderId = action.entry?.orderId;
   return (
     <div>
@@ -79,13 +97,13 @@ export function RebillScreen({ cardRef }: { cardRef?: string }) {
         onReview={request}
         confirm={{
           title: 'Charge this card?',
-          confirmLabel: (request) => `Charge ${request.amount} ${request.currency}`,
+          confirmLabel: (request) => `Charge ${showMoney(request.amount)} ${request.currency}`,
           children: (request) => (
             <>
               <p>
                 Charge{' '}
                 <strong className="money">
-                  {request.amount} {request.currency}
+                  {showMoney(request.amount)} {request.currency}
                 </strong>{' '}
                 to card reference <strong>{request.cardRefId}</strong> for “
                 {request.description.trim()}”, on profile “{active.name}”.

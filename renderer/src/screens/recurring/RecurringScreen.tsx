@@ -15,7 +15,9 @@ import { useActiveProfile } from '../../profile-context';
 import { hrefOf } from '../../route';
 import { describedBy, Field } from '../../money/Field';
 import { MoneyForm } from '../../money/MoneyForm';
-import { fieldError, useMoneyAction } from '../../money/useMoneyAction';
+import { showMoney } from '../../money/amount';
+import { FormCheck } from '../../money/checks';
+import { useMoneyAction } from '../../money/useMoneyAction';
 import '../../money/money.css';
 
 type RecurringRequest = z.input<typeof recurringRequestSchema>;
@@ -65,7 +67,7 @@ export function RecurringScreen({ cardRef }: { cardRef?: string }) {
   const locked = action.phase !== 'edit';
   const noKey = !active.hasPrivateKey;
   const errorOf = (name: string) =>
-    fieldError(action.stopped, name) ??
+    action.problemOf(name) ??
     (previewError?.field === name && values.amount.trim() !== ''
       ? previewError.message
       : undefined);
@@ -86,23 +88,46 @@ export function RecurringScreen({ cardRef }: { cardRef?: string }) {
           value={values[name]}
           disabled={locked}
           {...(extra.inputMode ? { inputMode: extra.inputMode } : {})}
-          onChange={(e) => set(name)(e.target.value)}
+          onChange={(e) => {
+            set(name)(e.target.value);
+            action.clearProblem(name);
+          }}
         />
       </Field>
     );
   };
-  const request = (clientOrderId: string): RecurringRequest => ({
-    profileId: active.id,
-    clientOrderId,
-    ...schedule,
-    ...(source === 'card-ref'
-      ? { cardRefId: values.cardRefId.trim() }
-      : { orderid: values.orderid.trim() }),
-    email: values.email,
-    firstName: values.firstName,
-    lastName: values.lastName,
-    description: values.description,
-  });
+  const request = (clientOrderId: string) => {
+    const check = new FormCheck();
+    const money = check.money(values.amount, values.currency);
+    // The schedule's own rules are main's (the preview): its sentence stops the review too.
+    if (previewError) check.add(previewError.field, previewError.message);
+    if (source === 'card-ref')
+      check.add(
+        'cardRefId',
+        /^\d{1,18}$/.test(values.cardRefId.trim())
+          ? undefined
+          : 'Enter the card reference to charge, for example 1000007.',
+      );
+    else check.required('orderid', values.orderid, 'Enter the orderid of the approved order.');
+    check
+      .freeText('firstName', values.firstName)
+      .freeText('lastName', values.lastName)
+      .required('description', values.description, 'Say what the subscription is for.')
+      .freeText('description', values.description);
+    return check.result<RecurringRequest>(() => ({
+      profileId: active.id,
+      clientOrderId,
+      ...schedule,
+      ...money,
+      ...(source === 'card-ref'
+        ? { cardRefId: values.cardRefId.trim() }
+        : { orderid: values.orderid.trim() }),
+      email: values.email,
+      firstName: values.firstName,
+      lastName: values.lastName,
+      description: values.description.trim(),
+    }));
+  };
   const shown = preview.data;
   const periodId = `${ids}-period`;
   return (
@@ -128,12 +153,12 @@ export function RecurringScreen({ cardRef }: { cardRef?: string }) {
         confirm={{
           title: 'Set up this subscription?',
           confirmLabel: 'Set up subscription',
-          children: () => (
+          children: (request) => (
             <>
               <p>
                 Charge{' '}
                 <strong className="money">
-                  {schedule.amount} {schedule.currency}
+                  {showMoney(request.amount)} {request.currency}
                 </strong>{' '}
                 to{' '}
                 {source === 'card-ref'
