@@ -7,23 +7,15 @@ import { z } from 'zod';
 
 import { findCardData } from './card-data';
 import { sessionSchema, teamCalls } from './team-contract';
-import {
-  BROKEN_TEXT_MESSAGE,
-  isWellFormedText,
-  ORDERID_MESSAGE,
-  unsafeTextMessage,
-} from './text-rules';
+import { FILTER_TIME_HINT, parseFilterTime } from './time';
+import { ORDERID_MESSAGE, unsafeTextMessage } from './text-rules';
+import { str } from './text-schema';
 
 // Plain words and rules main uses too, kept apart from the zod schemas so that main's start does
 // not build every schema of the contract to read one sentence.
 export { ORDERID_MESSAGE } from './text-rules';
 export { JOURNAL_ACTIONS, actionLabel, type JournalAction } from './journal-actions';
 
-/**
- * Every text a call takes: well-formed UTF-16, so nothing downstream (encodeURIComponent, the
- * signature, SQLite) meets a lone surrogate. Request schemas build their strings from this.
- */
-const str = () => z.string().refine(isWellFormedText, BROKEN_TEXT_MESSAGE);
 const id = str().trim().min(1).max(128);
 const text = (max: number) => str().max(max);
 /**
@@ -67,6 +59,8 @@ export const profileInputSchema = z.object({
   endpointId: profileText(32, 'endpoint id').min(1, 'Enter the endpoint id.'),
   endpointKind: z.enum(['endpoint', 'group']).optional(),
   login: profileText(256, 'merchant login').min(1, 'Enter the merchant login.'),
+  /** Two-step payouts paid by someone other than who checked them. */
+  payoutFourEyes: z.boolean().optional(),
 });
 
 const profileViewSchema = z.object({
@@ -78,6 +72,7 @@ const profileViewSchema = z.object({
   endpointKind: z.enum(['endpoint', 'group']),
   login: z.string(),
   keyFingerprint: z.string().nullable(),
+  payoutFourEyes: z.boolean(),
   embedded: z.boolean(),
   hasControlKey: z.boolean(),
   hasPrivateKey: z.boolean(),
@@ -275,6 +270,12 @@ export const journalDetailSchema = z.object({
   ),
 });
 
+/** A journal filter's time: refused, saying how to write it, when it is not one. */
+const filterTime = (label: string) =>
+  text(40).refine((value) => parseFilterTime(value) !== undefined, {
+    message: `${label} is not a time: write ${FILTER_TIME_HINT}.`,
+  });
+
 export const journalFilterSchema = z
   .object({
     orderRef: text(128).optional(),
@@ -285,8 +286,8 @@ export const journalFilterSchema = z
     operation: text(64).optional(),
     action: text(64).optional(),
     profileId: text(128).optional(),
-    from: text(40).optional(),
-    to: text(40).optional(),
+    from: filterTime('From').optional(),
+    to: filterTime('To').optional(),
   })
   .strict();
 
@@ -719,13 +720,10 @@ export const contract = {
     openAction: call(empty, z.object({ clientOrderId: z.string() })),
     /** Copies the 3-D Secure address of an order waiting for it, from main (no clipboard in the renderer). */
     copyThreeDsAddress: call(z.object({ profileId: id, orderid: id }).strict(), z.null()),
-    capture: call(
-      actionRequestSchema,
-      z.object({ entry: journalRowSchema, replayed: z.boolean() }),
-    ),
-    void: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
-    refund: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
-    cancel: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
+    capture: call(actionRequestSchema, actionResultSchema),
+    void: call(actionRequestSchema, actionResultSchema),
+    refund: call(actionRequestSchema, actionResultSchema),
+    cancel: call(actionRequestSchema, actionResultSchema),
   },
   payouts: {
     /** One step (v2 PAYOUT): paid at once. */
@@ -835,6 +833,11 @@ export const contract = {
     test: call(teamCalls.test.request, teamCalls.test.result),
     use: call(teamCalls.use.request, teamCalls.use.result),
     stop: call(teamCalls.stop.request, teamCalls.stop.result),
+    /**
+     * Saves team.sql, the team database's setup for a database administrator to run with psql
+     * (docs/team.md): the same schema as `npm run team:init`, for this Paydesk's version.
+     */
+    saveSetupSql: call(empty, saveResultSchema),
     /** Reads the team's shared profiles into this desk's copy now (it also does at start). */
     refreshProfiles: call(
       empty,

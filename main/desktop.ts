@@ -58,6 +58,7 @@ export interface Desktop {
 const FILTERS = {
   pem: [{ name: 'PEM public key', extensions: ['pem'] }],
   csv: [{ name: 'CSV spreadsheet', extensions: ['csv'] }],
+  sql: [{ name: 'SQL script', extensions: ['sql'] }],
 };
 
 const CLOSING = 'Paydesk is closing; start it again once it has.';

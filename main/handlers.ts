@@ -16,7 +16,7 @@ export interface DesktopDeps {
   saveFile(
     suggestedName: string,
     content: FileContent,
-    kind: 'pem' | 'csv',
+    kind: 'pem' | 'csv' | 'sql',
   ): Promise<{ saved: boolean; path?: string }>;
   copyText(text: string): Promise<void> | void;
   /** Told how far a CSV export has come (the window shows it). */
@@ -83,6 +83,7 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
                 running: true,
                 baseUrl: report.sandbox.baseUrl,
                 profileId: report.sandbox.profileId,
+                ...(report.sandbox.message ? { message: report.sandbox.message } : {}),
               }
             : { running: false, message: report.sandbox.message },
         };
@@ -210,6 +211,11 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
       stop: async () => {
         await services.teamSettings.stop();
         return restart();
+      },
+      saveSetupSql: async () => {
+        // The schema's text, loaded only when asked for (it is PostgreSQL's, not the desk's).
+        const { teamSql } = await import('./store/postgres/schema');
+        return deps.saveFile('team.sql', teamSql(), 'sql');
       },
       refreshProfiles: async () => {
         const report = await services.team.profiles.refresh();

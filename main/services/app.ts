@@ -2,19 +2,16 @@
 // and the use cases. Electron-free, so it runs for real in Node tests; main/index.ts only
 // hands it a data folder and the keychain, and the bridge hands its methods to the renderer.
 
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
 import type { KeySize } from '../keys';
 import type { KeyMaterial } from '../keys/material';
-import { generateNativeKeyMaterial, publicKeyMaterial } from '../keys/native';
 import { silentLogger, type Logger } from '../log';
-import { startSandbox, type Sandbox } from '../sandbox';
+import type { Sandbox } from '../sandbox';
 import type { SecretStore, SecretStoreStatus } from '../secrets';
 import { openStore, type Db, type Store, type StoreFault } from '../store/sqlite/database';
 import type { JournalEntry, JournalPort } from '../store/journal/port';
 import { Profiles } from '../store/sqlite/profiles';
-import { type Profile } from '../store/profiles/profile';
 import { ActionPath } from './action/path';
 import { BatchService } from './batch/batch';
 import { CardService } from './cards';
@@ -23,6 +20,7 @@ import { Connections, defaultClientFactory } from './connection';
 import { JournalService } from './journal';
 import { KeyService } from './keys';
 import { OrderService, type OrderServiceOptions } from './orders/orders';
+import { ownProfiles, registerWithSandbox, startEmbeddedSandbox } from './embedded-sandbox';
 import { PendingKeys } from './pending-keys';
 import { PayLinkService } from './paylinks';
 import { PayoutService } from './payouts';
@@ -82,12 +80,11 @@ export interface StartupReport {
   firstRun: boolean;
   /** Which journal this desk writes; a team journal that could not be used at start says why. */
   journal: StartupJournal['report'];
+  /** Running: `message` says when it could not keep its address (its port taken). */
   sandbox:
-    { running: true; baseUrl: string; profileId: string } | { running: false; message: string };
+    | { running: true; baseUrl: string; profileId: string; message?: string }
+    | { running: false; message: string };
 }
-
-const SANDBOX_LOGIN = 'paydesk-sandbox';
-const SANDBOX_ENDPOINT = '1111';
 
 export class PaydeskServices {
   private constructor(
@@ -186,6 +183,7 @@ export class PaydeskServices {
       connections.forget(id),
     );
     if (opened.team) await joinTeamProfiles(teamProfiles, opened, log);
+    else if (opened.session.journal === 'local' && !store.fault) leftTeam(teamProfiles, log);
     let sandbox: Sandbox | undefined;
     const keys = new KeyService(
       profiles,
@@ -235,7 +233,7 @@ export class PaydeskServices {
         store: storeReport,
         // First run is a fact of the database, not of the keychain: no profile yet (and a
         // database that could not be read is not a first run).
-        firstRun: !store.fault && profiles.list().length === 0,
+        firstRun: !store.fault && ownProfiles(profiles, teamProfiles).length === 0,
         journal: opened.report,
         sandbox: {
           running: false,
@@ -256,7 +254,7 @@ export class PaydeskServices {
       };
     } else {
       step('Starting the built-in sandbox');
-      const started = await startEmbeddedSandbox(options, profiles, keys, log).catch(
+      const started = await startEmbeddedSandbox(options, profiles, teamProfiles, keys, log).catch(
         (error: unknown) => {
           log.log('error', 'The built-in sandbox did not start', { error });
           return { message: error instanceof Error ? error.message : String(error) };
@@ -269,7 +267,12 @@ export class PaydeskServices {
           store: storeReport,
           firstRun: started.firstRun,
           journal: opened.report,
-          sandbox: { running: true, baseUrl: sandbox.baseUrl, profileId: started.profile.id },
+          sandbox: {
+            running: true,
+            baseUrl: sandbox.baseUrl,
+            profileId: started.profile.id,
+            ...(started.moved ? { message: started.moved } : {}),
+          },
         };
       } else {
         report = {
@@ -315,7 +318,9 @@ export class PaydeskServices {
       store,
       journal,
       opened,
-      new TeamSettingsService(options.dataDir, options.secrets, options.team),
+      new TeamSettingsService(options.dataDir, options.secrets, options.team ?? {}, () =>
+        teamProfiles.mirror.keptFromTeam(),
+      ),
       { profiles: teamProfiles, upload: new TeamUploadService(db, teamProfiles) },
       pendingKeys,
       network,
@@ -343,109 +348,19 @@ export class PaydeskServices {
   }
 }
 
-async function registerWithSandbox(
-  sandbox: Sandbox,
-  secrets: SecretStore,
-  profile: Profile,
-  publicKeyPem: string,
-): Promise<void> {
-  const controlKey = await secrets.get(profile.id, 'control-key');
-  if (!controlKey) return;
-  sandbox.replaceMerchant({
-    login: profile.login,
-    controlKey,
-    endpointId: profile.endpointId,
-    publicKeyPem,
-  });
-}
-
 /**
- * The sandbox Paydesk runs itself. On the very first start (no profile at all) it makes the
- * "Sandbox" profile with a fresh control key and RSA key in the keychain; on every start it
- * runs the sandbox on a free loopback port with demo orders and points the profile at it.
+ * A desk that left its team (Settings -> Stop using it, then this restart on its own journal)
+ * gets back what it had: its own profiles listed again under their names, the team's copies set
+ * aside with this desk's keys for them (team-mirror.ts). Done at the first local start, so a
+ * team.json removed by hand leaves the desk the same way.
  */
-async function startEmbeddedSandbox(
-  options: StartOptions,
-  profiles: Profiles,
-  keys: KeyService,
-  log: Logger,
-): Promise<{ sandbox: Sandbox; profile: Profile; firstRun: boolean } | { message: string }> {
-  const all = profiles.list();
-  let profile = all.find((p) => p.embedded);
-  const firstRun = all.length === 0;
-  if (!profile && !firstRun)
-    return { message: 'No built-in sandbox profile; the user works with their own profiles.' };
-
-  let controlKey = profile ? await options.secrets.get(profile.id, 'control-key') : undefined;
-  const privateKeyPem = profile
-    ? await options.secrets.get(profile.id, 'rsa-private-key')
-    : undefined;
-  // The sandbox's own secrets are Paydesk's to make: if the keychain lost them, make new ones.
-  controlKey ??= randomUUID().toUpperCase();
-  // The sandbox's own key, made and read with node:crypto alone (keys/native.ts). A new one (the
-  // first start's, or a start's that finds the profile without one) is not on the way to ready:
-  // 100-300 ms of CPU on libuv's pool, begun once start has returned so it does not take a core
-  // from start's own work, and attached when made (KeyService.attachWhenMade: the sandbox learns
-  // it, then the keychain keeps it, then the database its fingerprint). Whatever needs the key
-  // waits for all three (PendingKeys). A start that ended before then leaves a profile without
-  // a key (or no profile), or a key in the keychain whose fingerprint the database lacks: the
-  // next start mends either here.
-  const stored = privateKeyPem
-    ? { ...publicKeyMaterial(privateKeyPem), privateKeyPkcs8Pem: privateKeyPem }
-    : undefined;
-  if (stored && profile && profile.keyFingerprint !== stored.fingerprint) {
-    profile = profiles.attachKey(profile.id, stored.fingerprint);
-    log.log('warn', "Mended the Sandbox profile: its key's fingerprint was not recorded", {
-      profileId: profile.id,
-    });
-  }
-  const merchant = { login: SANDBOX_LOGIN, controlKey, endpointId: SANDBOX_ENDPOINT };
-
-  const sandbox = await startSandbox({
-    database: join(options.dataDir, 'sandbox.sqlite'),
-    merchants: [stored ? { ...merchant, publicKeyPem: stored.publicKeySpkiPem } : merchant],
-    seed: 'demo',
-    delayMs: options.sandboxDelayMs ?? 2_000,
-    log: (message) => log.log('warn', message),
+function leftTeam(teamProfiles: TeamProfiles, log: Logger): void {
+  if (!teamProfiles.mirror.hasTeamRows()) return;
+  const left = teamProfiles.leave();
+  log.log('info', "Left the team: this desk's own profiles are back", {
+    restored: left.restored.length,
+    keptFromTeam: left.keptFromTeam.length,
   });
-  try {
-    if (!profile) {
-      profile = profiles.create(
-        {
-          name: 'Sandbox',
-          environment: 'sandbox',
-          baseUrl: sandbox.baseUrl,
-          endpointId: SANDBOX_ENDPOINT,
-          login: SANDBOX_LOGIN,
-        },
-        { embedded: true },
-      );
-      log.log('info', 'First start: created the Sandbox profile', { profileId: profile.id });
-    } else {
-      profile = profiles.setBaseUrl(profile.id, sandbox.baseUrl);
-    }
-    await options.secrets.set(profile.id, 'control-key', controlKey);
-    if (!stored) {
-      const makeKey = options.makeSandboxKey ?? generateNativeKeyMaterial;
-      const bits = options.sandboxKeyBits ?? 2048;
-      const afterStart = new Promise<void>((resolve) => setImmediate(resolve));
-      keys
-        .attachWhenMade(
-          profile.id,
-          afterStart.then(() => makeKey(bits)),
-          (material) =>
-            sandbox.replaceMerchant({ ...merchant, publicKeyPem: material.publicKeySpkiPem }),
-        )
-        .catch((error: unknown) => {
-          // Said again by whatever needs the key (PendingKeys); the next start makes a new one.
-          log.log('error', "The Sandbox profile's RSA key could not be made", { error });
-        });
-    }
-    return { sandbox, profile, firstRun };
-  } catch (error) {
-    await sandbox.close();
-    throw error;
-  }
 }
 
 /**

@@ -170,6 +170,9 @@ function Frame() {
               <strong>The keychain cannot be used.</strong> {status.data.keychain.message}
             </Notice>
           )}
+          {status.data?.sandbox.running && status.data.sandbox.message && (
+            <Notice kind="info">{status.data.sandbox.message}</Notice>
+          )}
           {status.error && <ErrorNotice error={status.error} title="Paydesk could not start:" />}
           {error !== null && error !== undefined && (
             <ErrorNotice error={error} title="Profiles could not be read:" />

@@ -397,6 +397,7 @@ const SHAPES: Record<string, string[]> = {
   'team.test': TEAM_FIELDS,
   'team.use': TEAM_FIELDS,
   'team.stop': [],
+  'team.saveSetupSql': [],
   'team.refreshProfiles': [],
   'team.planLocalJournalUpload': ['profileMap'],
   'team.uploadLocalJournal': ['profileMap'],
