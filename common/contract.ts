@@ -451,6 +451,30 @@ const payLinkViewSchema = z.object({
   errorMessage: z.string().nullable(),
 });
 
+/**
+ * Where the app's start or shutdown is, for the window that opens before the services do: what
+ * is being done now, and, while the keychain has not answered within its bound, the sentence
+ * that says what to do and the choices (try again, or go on without it).
+ */
+const lifecycleSchema = z.object({
+  phase: z.enum(['starting', 'keychain-waiting', 'ready', 'stopping', 'failed']),
+  /** What is being done now, in a few words ("Opening the journal"). */
+  step: z.string(),
+  /** A sentence for the person: what happened and what to do. */
+  message: z.string().optional(),
+});
+
+const trustedCaSchema = z.object({
+  certificates: z.array(
+    z.object({
+      subject: z.string(),
+      issuer: z.string(),
+      validTo: z.string(),
+      fingerprint: z.string(),
+    }),
+  ),
+});
+
 const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
 /** An export says how many entries it wrote: the notice never counts a later search. */
 const exportResultSchema = saveResultSchema.extend({ count: z.number().int().nonnegative() });
@@ -623,6 +647,23 @@ const call = <Req extends z.ZodType, Res extends z.ZodType>(
 export const contract = {
   app: {
     status: call(empty, startupReportSchema),
+  },
+  /** Settings -> Network: a CA trusted besides the built-in ones (a company's TLS proxy). */
+  network: {
+    trustedCa: call(empty, trustedCaSchema),
+    saveTrustedCa: call(
+      z.object({ pem: text(65_536).min(1, 'Paste the CA certificate.') }).strict(),
+      trustedCaSchema,
+    ),
+    clearTrustedCa: call(empty, trustedCaSchema),
+  },
+  /** Answered from the first moment the window exists, before the services have started. */
+  lifecycle: {
+    state: call(empty, lifecycleSchema),
+    /** Asks the keychain again after it did not answer within its bound. */
+    retryKeychain: call(empty, lifecycleSchema),
+    /** Starts without the keychain: keys and the built-in sandbox stay off until a restart. */
+    skipKeychain: call(empty, lifecycleSchema),
   },
   profiles: {
     list: call(empty, z.array(profileViewSchema)),
@@ -851,6 +892,8 @@ export const contract = {
 
 /** Events main sends to the renderer. */
 export const events = {
+  /** The start or the shutdown moved on (lifecycle.state's answer, pushed). */
+  lifecycle: lifecycleSchema,
   /** A journal entry was written or changed state (sent, acknowledged, final...). */
   journalChanged: journalRowSchema,
   /** How far a CSV export of the journal has come: lines done of about `total`. */
@@ -880,6 +923,8 @@ export type PayLinkData = z.output<typeof payLinkViewSchema>;
 export type JournalFilterInput = z.input<typeof journalFilterSchema>;
 export type CallbackCheckData = z.output<typeof callbackCheckSchema>;
 export type BatchViewData = z.output<typeof batchViewSchema>;
+export type TrustedCaData = z.output<typeof trustedCaSchema>;
+export type LifecycleData = z.output<typeof lifecycleSchema>;
 export type BatchRowData = z.output<typeof batchRowSchema>;
 
 /**

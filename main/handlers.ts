@@ -6,6 +6,7 @@ import type { Handlers } from './bridge';
 import type { PaydeskServices } from './services/app';
 import { ServiceError } from './services/errors';
 import type { FileContent } from './files';
+import { READY } from './lifecycle';
 import { journalRowView, type ExportProgress } from './services/journal';
 
 export interface DesktopDeps {
@@ -59,6 +60,13 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
   });
 
   return {
+    // Served here once the services run; the desktop answers these itself before then.
+    lifecycle: { state: () => READY, retryKeychain: () => READY, skipKeychain: () => READY },
+    network: {
+      trustedCa: () => services.network.view(),
+      saveTrustedCa: ({ pem }) => services.network.save(pem),
+      clearTrustedCa: () => services.network.clear(),
+    },
     app: {
       status: () => {
         const { report } = services;

@@ -24,6 +24,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
+import { launchEnv, sandboxAbortAdvice } from './electron-sandbox.mjs';
+
 const MB = 1024 * 1024;
 
 /** The executable's path inside an unpacked Electron, as Electron's install.js names it. */
@@ -351,14 +353,18 @@ export async function startApp({
   }
 
   return new Promise((resolve) => {
+    // stderr is read as it passes through, for the Linux sandbox abort (./electron-sandbox.mjs).
     const child = spawn(binary, [root, ...args], {
-      env,
-      stdio: inheritStdio ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      env: launchEnv(env),
+      stdio: inheritStdio ? ['inherit', 'inherit', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     });
-    if (!inheritStdio) {
-      child.stdout.on('data', (chunk) => print(String(chunk)));
-      child.stderr.on('data', (chunk) => print(String(chunk)));
-    }
+    let errors = '';
+    if (!inheritStdio) child.stdout.on('data', (chunk) => print(String(chunk)));
+    child.stderr.on('data', (chunk) => {
+      if (inheritStdio) process.stderr.write(chunk);
+      else print(String(chunk));
+      errors = (errors + String(chunk)).slice(-16_384);
+    });
     const forward = (signal) => child.kill(signal);
     const signals = ['SIGINT', 'SIGTERM'];
     for (const signal of signals) process.on(signal, forward);
@@ -373,6 +379,10 @@ export async function startApp({
       print(`Could not start Electron (${binary}): ${error.message}\n`);
       done(1);
     });
-    child.on('close', (code, signal) => done(code ?? (signal === null ? 0 : 1)));
+    child.on('close', (code, signal) => {
+      const advice = code === 0 ? null : sandboxAbortAdvice(errors, binary);
+      if (advice !== null) print(advice);
+      done(code ?? (signal === null ? 0 : 1));
+    });
   });
 }

@@ -10,6 +10,8 @@ import { closeSharedBrowser, startHarness } from '../test/harness/harness';
 import { shootAdmin } from '../test/e2e/shots/admin';
 import { shootBackups, shootJournalStop } from '../test/e2e/shots/backups';
 import { shootBatch } from '../test/e2e/shots/batch';
+import { shootLifecycle } from '../test/e2e/shots/lifecycle';
+import { shootNetwork } from '../test/e2e/shots/network';
 import { shootMoney } from '../test/e2e/shots/money';
 import { shootOrders } from '../test/e2e/shots/orders';
 import { shootTeam } from '../test/e2e/shots/team';
@@ -21,7 +23,16 @@ const dir = resolve(import.meta.dirname, '..', 'docs', 'screenshots');
 mkdirSync(dir, { recursive: true });
 
 const written: string[] = [];
-for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch, shootBackups]) {
+for (const shoot of [
+  shootOrders,
+  shootAdmin,
+  shootTools,
+  shootMoney,
+  shootBatch,
+  shootLifecycle,
+  shootNetwork,
+  shootBackups,
+]) {
   // A fresh first start for each set, so one set's actions never show up in the other's.
   const h = await startHarness();
   try {

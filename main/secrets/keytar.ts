@@ -150,10 +150,13 @@ export class KeytarSecretStore implements SecretStore {
    */
   async probe(): Promise<SecretStoreStatus> {
     const token = randomUUID();
+    // An account of its own: a probe asked again while an earlier one still waits on a prompt
+    // (services/keychain-check.ts) must not read the other's token back as a wrong answer.
+    const account = `${PROBE_ACCOUNT}:${token}`;
     try {
-      await this.call((k) => k.setPassword(this.service, PROBE_ACCOUNT, token));
-      const back = await this.call((k) => k.getPassword(this.service, PROBE_ACCOUNT));
-      await this.call((k) => k.deletePassword(this.service, PROBE_ACCOUNT));
+      await this.call((k) => k.setPassword(this.service, account, token));
+      const back = await this.call((k) => k.getPassword(this.service, account));
+      await this.call((k) => k.deletePassword(this.service, account));
       if (back !== token) return { usable: false, error: unavailable('locked', this.platform) };
       return { usable: true };
     } catch (error) {

@@ -8,7 +8,7 @@ import type { KeySize } from '../keys';
 import type { KeyMaterial } from '../keys/material';
 import { silentLogger, type Logger } from '../log';
 import type { Sandbox } from '../sandbox';
-import type { SecretStore } from '../secrets';
+import type { SecretStore, SecretStoreStatus } from '../secrets';
 import { type Db, type Store, type StoreFault } from '../store/sqlite/database';
 import type { AbsentJournal } from '../store/sqlite/journal-file';
 import type { JournalEntry, JournalPort } from '../store/journal/port';
@@ -35,6 +35,7 @@ import { TeamSettingsService } from './team/team-settings';
 import type { TeamOpenOptions } from '../store/postgres/connect';
 import { TeamProfiles } from './team/profiles';
 import { TeamUploadService } from './team/upload';
+import { TrustedCa, type TrustedCaView } from './trusted-ca';
 
 export interface StartOptions {
   dataDir: string;
@@ -66,6 +67,20 @@ export interface StartOptions {
   backupEveryMs?: number;
   /** Time from start to its automatic backup (15 s by default). */
   firstBackupAfterMs?: number;
+  /**
+   * The keychain check of this start: the desktop bounds it (KeychainCheck) and shows the wait
+   * in its window. Absent: secrets.probe(), unbounded, for tests and the harness.
+   */
+  probeKeychain?: () => Promise<SecretStoreStatus>;
+  /** Told each step of the start, in a few words, for the window to show. */
+  onStep?: (step: string) => void;
+}
+
+export interface NetworkSettings {
+  view(): TrustedCaView;
+  /** Trusts the PEM's CA certificates from the next connection on; refuses anything else. */
+  save(pem: string): TrustedCaView;
+  clear(): TrustedCaView;
 }
 
 export interface StartupReport {
@@ -121,11 +136,15 @@ export class PaydeskServices {
     readonly absentJournal: AbsentJournal | undefined,
     /** The support bundle (support-bundle.ts), redacted with the keychain's own secrets. */
     readonly support: { bundle(app: { version: string; logFile?: string }): Promise<string> },
+    /** Settings -> Network: the CA trusted besides the built-in roots. */
+    readonly network: NetworkSettings,
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
     const log = options.log ?? silentLogger;
+    const step = options.onStep ?? (() => undefined);
     const file = join(options.dataDir, 'paydesk.sqlite');
+    step('Opening the database');
     const opening = await openDeskStore(options.dataDir, file, log, options.secrets);
     const store = opening.store;
     const db = store.db;
@@ -146,6 +165,7 @@ export class PaydeskServices {
       });
     }
     // The team's journal when this desk uses one (team.json), never the local one instead.
+    step('Opening the journal');
     const opened = await openJournalAtStart({
       dataDir: options.dataDir,
       db,
@@ -158,12 +178,36 @@ export class PaydeskServices {
     const journal = options.journal ?? opened.port;
     // The Sandbox profile's key while start leaves it being made: every use of the key waits.
     const pendingKeys = new PendingKeys();
+    // Settings -> Network's CA, read when each client is made (a change drops them all).
+    const trustedCa = new TrustedCa(options.dataDir, (message) =>
+      log.log('error', 'The trusted CA file cannot be used; the built-in roots only', { message }),
+    );
     const connections = new Connections(
       profiles,
       options.secrets,
-      defaultClientFactory(),
+      (credentials) => {
+        const ca = trustedCa.ca();
+        return defaultClientFactory(ca ? { ca } : {})(credentials);
+      },
       pendingKeys,
     );
+    const network: NetworkSettings = {
+      view: () => trustedCa.view(),
+      save: (pem) => {
+        const view = trustedCa.save(pem);
+        connections.forgetAll();
+        log.log('info', 'Settings -> Network: a trusted CA was saved', {
+          certificates: view.certificates.map((c) => c.fingerprint).join(' '),
+        });
+        return view;
+      },
+      clear: () => {
+        const view = trustedCa.clear();
+        connections.forgetAll();
+        log.log('info', 'Settings -> Network: the trusted CA was removed');
+        return view;
+      },
+    };
     // Off until the desk joins a team (TeamProfiles.join with its open team journal).
     const teamProfiles = new TeamProfiles(db, profiles, options.secrets, (id) =>
       connections.forget(id),
@@ -203,7 +247,8 @@ export class PaydeskServices {
     const orders = new OrderService(db, journal, connections, actions);
     const cards = new CardService(actions, connections);
 
-    const probe = await options.secrets.probe();
+    step('Checking the keychain');
+    const probe = await (options.probeKeychain ?? (() => options.secrets.probe()))();
     let report: StartupReport;
     if (!probe.usable) {
       log.log('warn', 'The keychain cannot be used', { reason: probe.error.reason });
@@ -232,6 +277,7 @@ export class PaydeskServices {
         },
       };
     } else {
+      step('Starting the built-in sandbox');
       const started = await startEmbeddedSandbox(options, profiles, teamProfiles, keys, log).catch(
         (error: unknown) => {
           log.log('error', 'The built-in sandbox did not start', { error });
@@ -333,16 +379,26 @@ export class PaydeskServices {
             app,
           ),
       },
+      network,
     );
   }
 
-  async close(): Promise<void> {
+  /** `onStep` is told what is being finished, for the window to say while Paydesk quits. */
+  async close(onStep: (step: string) => void = () => undefined): Promise<void> {
     // A key still being made is attached first (or fails): never half-kept by a closed database.
+    onStep('Finishing the RSA key being made');
     await this.pendingKeys.allSettled();
+    onStep('Settling the operations left from the last run');
     await this.reconciled.catch(() => undefined);
+    onStep("Pausing the batch: the rows being sent get the gateway's answer");
     await this.batches.close(); // paused: the rows being sent reach their end first
+    onStep(
+      'Recording the answers of operations being sent (any left are asked about at the next start)',
+    );
     await this.orders.close(); // the one action path: every follow-up stops
+    onStep('Stopping the built-in sandbox');
     await this.sandbox?.close();
+    onStep('Closing the journal');
     await this.journalAtStart.session.close();
     await this.backups.close(); // a backup under way finishes before the database closes
     this.store.close();

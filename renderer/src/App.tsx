@@ -10,6 +10,7 @@ import { ErrorNotice, Notice } from './components/Notice';
 import { RoleFence } from './components/RoleFence';
 import { RestoredNotice, StoreNotice } from './components/StoreNotice';
 import { SignedInAs, TeamNotice } from './components/TeamNotice';
+import { LifecycleGate } from './lifecycle';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
 import { keys, useAppStatus, useJournalEvents } from './queries';
 import { GROUPS, hrefOf, SCREENS, useRoute } from './route';
@@ -59,15 +60,20 @@ const TeamJournalScreen = lazy(() =>
 const BackupsScreen = lazy(() =>
   import('./screens/settings/BackupsScreen').then((m) => ({ default: m.BackupsScreen })),
 );
+const NetworkScreen = lazy(() =>
+  import('./screens/settings/NetworkScreen').then((m) => ({ default: m.NetworkScreen })),
+);
 const PayLinkScreen = lazy(() =>
   import('./screens/pay-link/PayLinkScreen').then((m) => ({ default: m.PayLinkScreen })),
 );
 
 export function App() {
   return (
-    <ActiveProfileProvider>
-      <Frame />
-    </ActiveProfileProvider>
+    <LifecycleGate>
+      <ActiveProfileProvider>
+        <Frame />
+      </ActiveProfileProvider>
+    </LifecycleGate>
   );
 }
 
@@ -226,6 +232,11 @@ function Frame() {
             )}
             {route.screen === 'team-journal' && <TeamJournalScreen />}
             {route.screen === 'backups' && <BackupsScreen />}
+            {route.screen === 'network' && (
+              <RoleFence need="admin">
+                <NetworkScreen />
+              </RoleFence>
+            )}
           </Suspense>
         </main>
       </div>

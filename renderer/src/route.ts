@@ -16,7 +16,8 @@ export type ScreenName =
   | 'profiles'
   | 'keys'
   | 'team-journal'
-  | 'backups';
+  | 'backups'
+  | 'network';
 
 /** The navigation's groups, by what people do. */
 export const GROUPS = [
@@ -91,6 +92,7 @@ export const SCREENS: readonly { name: ScreenName; label: string; who: string; g
     who: 'Back up, restore, support bundle',
     group: 'Settings',
   },
+  { name: 'network', label: 'Network', who: "A company proxy's certificate", group: 'Settings' },
 ];
 
 export interface Route {

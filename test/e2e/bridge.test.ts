@@ -32,6 +32,8 @@ describe('window.paydesk in the page', () => {
       'cards',
       'journal',
       'keys',
+      'lifecycle',
+      'network',
       'on',
       'orders',
       'payLinks',

@@ -331,6 +331,12 @@ const ACTION_FIELDS = ['profileId', 'orderid', 'clientOrderId', 'amount', 'reaso
 /** The top-level fields of each call's request; the test fails when a call has none listed. */
 const SHAPES: Record<string, string[]> = {
   'app.status': [],
+  'lifecycle.state': [],
+  'lifecycle.retryKeychain': [],
+  'lifecycle.skipKeychain': [],
+  'network.trustedCa': [],
+  'network.saveTrustedCa': ['pem'],
+  'network.clearTrustedCa': [],
   'profiles.list': [],
   'profiles.create': PROFILE_FIELDS,
   'profiles.update': ['id', 'profile'],
