@@ -1,9 +1,10 @@
 // Builds the Electron main process into CommonJS, out/main/index.cjs (package.json "main", from
 // main/boot.ts) and the chunks it requires: what start needs in one chunk, what only some screens
 // or team mode need (PostgreSQL, CSV parsing and writing) in their own, loaded when first used. CommonJS
-// because Electron's main loads it with require. out/main/headless.cjs is the same services
-// without Electron, on the same chunks, for `npm run bench`. What must load from node_modules at
-// run time stays external.
+// because Electron's main loads it with require. What must load from node_modules at run time
+// stays external. `--mode bench` (test/bench/rows/first-start.ts) adds out/main/headless.cjs: the
+// same services without Electron, on the same chunks, which the app itself never loads, so the
+// app's build leaves it out.
 
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -20,7 +21,7 @@ function isExternal(id: string): boolean {
   return RUNTIME_DEPENDENCIES.some((name) => id === name || id.startsWith(`${name}/`));
 }
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   publicDir: false,
   ssr: { noExternal: true, external: RUNTIME_DEPENDENCIES },
   build: {
@@ -34,7 +35,7 @@ export default defineConfig({
       external: isExternal,
       input: {
         index: path.join(import.meta.dirname, 'main/boot.ts'),
-        headless: path.join(import.meta.dirname, 'main/headless.ts'),
+        ...(mode === 'bench' && { headless: path.join(import.meta.dirname, 'main/headless.ts') }),
       },
       output: {
         format: 'cjs',
@@ -43,4 +44,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

@@ -6,24 +6,17 @@
 import { z } from 'zod';
 
 import { findCardData } from './card-data';
+import { backupCalls, supportCalls } from './backup-contract';
 import { sessionSchema, teamCalls } from './team-contract';
-import {
-  BROKEN_TEXT_MESSAGE,
-  isWellFormedText,
-  ORDERID_MESSAGE,
-  unsafeTextMessage,
-} from './text-rules';
+import { FILTER_TIME_HINT, parseFilterTime } from './time';
+import { ORDERID_MESSAGE, unsafeTextMessage } from './text-rules';
+import { str } from './text-schema';
 
 // Plain words and rules main uses too, kept apart from the zod schemas so that main's start does
 // not build every schema of the contract to read one sentence.
 export { ORDERID_MESSAGE } from './text-rules';
 export { JOURNAL_ACTIONS, actionLabel, type JournalAction } from './journal-actions';
 
-/**
- * Every text a call takes: well-formed UTF-16, so nothing downstream (encodeURIComponent, the
- * signature, SQLite) meets a lone surrogate. Request schemas build their strings from this.
- */
-const str = () => z.string().refine(isWellFormedText, BROKEN_TEXT_MESSAGE);
 const id = str().trim().min(1).max(128);
 const text = (max: number) => str().max(max);
 /**
@@ -67,6 +60,8 @@ export const profileInputSchema = z.object({
   endpointId: profileText(32, 'endpoint id').min(1, 'Enter the endpoint id.'),
   endpointKind: z.enum(['endpoint', 'group']).optional(),
   login: profileText(256, 'merchant login').min(1, 'Enter the merchant login.'),
+  /** Two-step payouts paid by someone other than who checked them. */
+  payoutFourEyes: z.boolean().optional(),
 });
 
 const profileViewSchema = z.object({
@@ -78,6 +73,7 @@ const profileViewSchema = z.object({
   endpointKind: z.enum(['endpoint', 'group']),
   login: z.string(),
   keyFingerprint: z.string().nullable(),
+  payoutFourEyes: z.boolean(),
   embedded: z.boolean(),
   hasControlKey: z.boolean(),
   hasPrivateKey: z.boolean(),
@@ -275,6 +271,12 @@ export const journalDetailSchema = z.object({
   ),
 });
 
+/** A journal filter's time: refused, saying how to write it, when it is not one. */
+const filterTime = (label: string) =>
+  text(40).refine((value) => parseFilterTime(value) !== undefined, {
+    message: `${label} is not a time: write ${FILTER_TIME_HINT}.`,
+  });
+
 export const journalFilterSchema = z
   .object({
     orderRef: text(128).optional(),
@@ -285,8 +287,8 @@ export const journalFilterSchema = z
     operation: text(64).optional(),
     action: text(64).optional(),
     profileId: text(128).optional(),
-    from: text(40).optional(),
-    to: text(40).optional(),
+    from: filterTime('From').optional(),
+    to: filterTime('To').optional(),
   })
   .strict();
 
@@ -449,6 +451,30 @@ const payLinkViewSchema = z.object({
   errorMessage: z.string().nullable(),
 });
 
+/**
+ * Where the app's start or shutdown is, for the window that opens before the services do: what
+ * is being done now, and, while the keychain has not answered within its bound, the sentence
+ * that says what to do and the choices (try again, or go on without it).
+ */
+const lifecycleSchema = z.object({
+  phase: z.enum(['starting', 'keychain-waiting', 'ready', 'stopping', 'failed']),
+  /** What is being done now, in a few words ("Opening the journal"). */
+  step: z.string(),
+  /** A sentence for the person: what happened and what to do. */
+  message: z.string().optional(),
+});
+
+const trustedCaSchema = z.object({
+  certificates: z.array(
+    z.object({
+      subject: z.string(),
+      issuer: z.string(),
+      validTo: z.string(),
+      fingerprint: z.string(),
+    }),
+  ),
+});
+
 const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
 /** An export says how many entries it wrote: the notice never counts a later search. */
 const exportResultSchema = saveResultSchema.extend({ count: z.number().int().nonnegative() });
@@ -463,6 +489,17 @@ const startupReportSchema = z.object({
     code: z.string().optional(),
     message: z.string().optional(),
     file: z.string(),
+    /** A missing or empty journal (code MISSING or EMPTY) offers this backup. */
+    latestBackup: z.object({ name: z.string(), takenAt: z.string() }).optional(),
+    /** What this start restored (or began anew), and where the replaced file was kept. */
+    restored: z
+      .object({
+        kind: z.enum(['restore', 'new-journal']),
+        backup: z.string().optional(),
+        keptAside: z.string().optional(),
+        problem: z.string().optional(),
+      })
+      .optional(),
   }),
   firstRun: z.boolean(),
   /** Which journal this desk writes; a team journal unusable at start says why. */
@@ -611,6 +648,23 @@ export const contract = {
   app: {
     status: call(empty, startupReportSchema),
   },
+  /** Settings -> Network: a CA trusted besides the built-in ones (a company's TLS proxy). */
+  network: {
+    trustedCa: call(empty, trustedCaSchema),
+    saveTrustedCa: call(
+      z.object({ pem: text(65_536).min(1, 'Paste the CA certificate.') }).strict(),
+      trustedCaSchema,
+    ),
+    clearTrustedCa: call(empty, trustedCaSchema),
+  },
+  /** Answered from the first moment the window exists, before the services have started. */
+  lifecycle: {
+    state: call(empty, lifecycleSchema),
+    /** Asks the keychain again after it did not answer within its bound. */
+    retryKeychain: call(empty, lifecycleSchema),
+    /** Starts without the keychain: keys and the built-in sandbox stay off until a restart. */
+    skipKeychain: call(empty, lifecycleSchema),
+  },
   profiles: {
     list: call(empty, z.array(profileViewSchema)),
     create: call(
@@ -678,13 +732,10 @@ export const contract = {
     openAction: call(empty, z.object({ clientOrderId: z.string() })),
     /** Copies the 3-D Secure address of an order waiting for it, from main (no clipboard in the renderer). */
     copyThreeDsAddress: call(z.object({ profileId: id, orderid: id }).strict(), z.null()),
-    capture: call(
-      actionRequestSchema,
-      z.object({ entry: journalRowSchema, replayed: z.boolean() }),
-    ),
-    void: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
-    refund: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
-    cancel: call(actionRequestSchema, z.object({ entry: journalRowSchema, replayed: z.boolean() })),
+    capture: call(actionRequestSchema, actionResultSchema),
+    void: call(actionRequestSchema, actionResultSchema),
+    refund: call(actionRequestSchema, actionResultSchema),
+    cancel: call(actionRequestSchema, actionResultSchema),
   },
   payouts: {
     /** One step (v2 PAYOUT): paid at once. */
@@ -794,6 +845,11 @@ export const contract = {
     test: call(teamCalls.test.request, teamCalls.test.result),
     use: call(teamCalls.use.request, teamCalls.use.result),
     stop: call(teamCalls.stop.request, teamCalls.stop.result),
+    /**
+     * Saves team.sql, the team database's setup for a database administrator to run with psql
+     * (docs/team.md): the same schema as `npm run team:init`, for this Paydesk's version.
+     */
+    saveSetupSql: call(empty, saveResultSchema),
     /** Reads the team's shared profiles into this desk's copy now (it also does at start). */
     refreshProfiles: call(
       empty,
@@ -809,6 +865,16 @@ export const contract = {
       z.object({ profileMap: z.record(id, id).optional() }).strict(),
       uploadReportSchema,
     ),
+  },
+  backups: {
+    status: call(backupCalls.status.request, backupCalls.status.result),
+    backUpNow: call(backupCalls.backUpNow.request, backupCalls.backUpNow.result),
+    setFolder: call(backupCalls.setFolder.request, backupCalls.setFolder.result),
+    restore: call(backupCalls.restore.request, backupCalls.restore.result),
+    startNewJournal: call(backupCalls.startNewJournal.request, backupCalls.startNewJournal.result),
+  },
+  support: {
+    saveBundle: call(supportCalls.saveBundle.request, supportCalls.saveBundle.result),
   },
   tools: {
     /** Is a callback a shop received genuine? Checked in main with the profile's control key. */
@@ -826,6 +892,8 @@ export const contract = {
 
 /** Events main sends to the renderer. */
 export const events = {
+  /** The start or the shutdown moved on (lifecycle.state's answer, pushed). */
+  lifecycle: lifecycleSchema,
   /** A journal entry was written or changed state (sent, acknowledged, final...). */
   journalChanged: journalRowSchema,
   /** How far a CSV export of the journal has come: lines done of about `total`. */
@@ -855,6 +923,8 @@ export type PayLinkData = z.output<typeof payLinkViewSchema>;
 export type JournalFilterInput = z.input<typeof journalFilterSchema>;
 export type CallbackCheckData = z.output<typeof callbackCheckSchema>;
 export type BatchViewData = z.output<typeof batchViewSchema>;
+export type TrustedCaData = z.output<typeof trustedCaSchema>;
+export type LifecycleData = z.output<typeof lifecycleSchema>;
 export type BatchRowData = z.output<typeof batchRowSchema>;
 
 /**

@@ -10,7 +10,7 @@ export const MAX_WHOLE_DIGITS = 13;
 /**
  * Every three-letter code whose decimals are not 2, as Intl.NumberFormat (ICU 78, CLDR 48) gives
  * them; every other code has 2. A table rather than Intl at run time: the first currency format
- * loads ICU's data (30-60 ms, on the first start's path through the sandbox's demo orders), and
+ * loads ICU's data (on the first start's path, through the sandbox's demo orders), and
  * main and the renderer (Chromium's own ICU) then always agree. test/unit/preload/money.test.ts
  * checks the table against this runtime's Intl for every code.
  */

@@ -4,9 +4,8 @@
 
 import { z } from 'zod';
 
-import { BROKEN_TEXT_MESSAGE, isWellFormedText, unsafeTextMessage } from './text-rules';
-
-const str = () => z.string().refine(isWellFormedText, BROKEN_TEXT_MESSAGE);
+import { unsafeTextMessage } from './text-rules';
+import { str } from './text-schema';
 const field = (max: number, label: string, empty: string) =>
   str()
     .max(max, `The ${label} is at most ${max} characters.`)
@@ -99,6 +98,11 @@ export const teamCalls = {
       passwordSaved: z.boolean(),
       /** Where the settings are kept, for the screen to say. */
       file: z.string(),
+      /**
+       * The team's profiles this desk keeps set aside (after leaving the team, or removed by it),
+       * with its keys for them, by name: not listed, not used, back if the desk joins again.
+       */
+      keptFromTeam: z.array(z.string()),
     }),
   },
   /** Connects with these settings, checks, and closes: what openTeamJournal found. */

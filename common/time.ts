@@ -140,3 +140,45 @@ export function isoWithOffsetByDay(): (iso: string) => string {
       : quick(hour, digit(iso, 14) * 10 + digit(iso, 15), iso.slice(16, 23));
   };
 }
+
+/**
+ * What the journal's filter takes as a time, and the sentence when it is not one. A date alone
+ * or a date and time without a zone is read in this desk's time zone, as a clerk means it; with
+ * Z or an offset it is that instant.
+ */
+export const FILTER_TIME_HINT =
+  "a date such as 2026-03-14, or a date and time such as 2026-03-14T09:30; without Z or an offset (+01:00) it is read in this desk's time zone";
+
+const FILTER_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** The instant a filter's time names, or undefined when it is not a time (or not a real day). */
+export function parseFilterTime(value: string): Date | undefined {
+  const match = FILTER_TIME.exec(value.trim());
+  if (!match) return undefined;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', ms = '0', zone] = match.map((part) => part);
+  const parts = [y, mo, d, h, mi, s].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const [year, month, day, hours, minutes, seconds] = parts;
+  if (month < 1 || month > 12 || day < 1 || hours > 23 || minutes > 59 || seconds > 59)
+    return undefined;
+  const millis = Number(ms.padEnd(3, '0'));
+  // The calendar day must exist: Date would roll 2026-02-30 over to March.
+  const check = new Date(Date.UTC(year, month - 1, day));
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+  if (zone === undefined) return new Date(year, month - 1, day, hours, minutes, seconds, millis);
+  const offset =
+    zone === 'Z'
+      ? 0
+      : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4)));
+  if (Math.abs(offset) > 18 * 60) return undefined;
+  return new Date(
+    Date.UTC(year, month - 1, day, hours, minutes, seconds, millis) - offset * 60_000,
+  );
+}

@@ -1,7 +1,7 @@
 // V8's compile cache for Paydesk's own bundle: the first start on a computer compiles the main
 // process's JavaScript and leaves the result in Paydesk's cache folder; every later start (a new
 // data folder included) loads it instead of compiling again. It is an optimisation only: a
-// runtime without it, a folder that cannot be written or a stale entry just compiles as before.
+// runtime without it, a folder that cannot be written or a stale entry just compiles the code.
 
 import module from 'node:module';
 import { homedir } from 'node:os';

@@ -6,6 +6,7 @@ import type { Handlers } from './bridge';
 import type { PaydeskServices } from './services/app';
 import { ServiceError } from './services/errors';
 import type { FileContent } from './files';
+import { READY } from './lifecycle';
 import { journalRowView, type ExportProgress } from './services/journal';
 
 export interface DesktopDeps {
@@ -15,8 +16,10 @@ export interface DesktopDeps {
   saveFile(
     suggestedName: string,
     content: FileContent,
-    kind: 'pem' | 'csv',
+    kind: 'pem' | 'csv' | 'sql' | 'json',
   ): Promise<{ saved: boolean; path?: string }>;
+  /** The app's log file, for the support bundle's last days of it. */
+  logFile?: string;
   copyText(text: string): Promise<void> | void;
   /** Told how far a CSV export has come (the window shows it). */
   exportProgress?(progress: ExportProgress): void;
@@ -29,6 +32,12 @@ export interface DesktopDeps {
 
 const RESTARTING = 'Paydesk restarts now to open the journal you chose.';
 const RESTART_BY_HAND = 'Quit Paydesk and start it again to open the journal you chose.';
+const RESTORING =
+  'Paydesk restarts now: it stops writing, keeps the current file aside, restores the backup and asks the gateway about every entry that was in flight.';
+const RESTORE_BY_HAND =
+  'Quit Paydesk and start it again: the backup is restored at the start, the current file kept aside.';
+const NEW_JOURNAL = 'Paydesk restarts now with a new, empty journal.';
+const NEW_JOURNAL_BY_HAND = 'Quit Paydesk and start it again to begin a new, empty journal.';
 
 export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Handlers {
   const requireKey = async (profileId: string) => {
@@ -40,10 +49,10 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
       );
     return key;
   };
-  const restart = () => {
-    if (!deps.restartSoon) return { restarting: false, message: RESTART_BY_HAND };
+  const restart = (restarting = RESTARTING, byHand = RESTART_BY_HAND) => {
+    if (!deps.restartSoon) return { restarting: false, message: byHand };
     deps.restartSoon();
-    return { restarting: true, message: RESTARTING };
+    return { restarting: true, message: restarting };
   };
   const actionResult = (r: { entry: Parameters<typeof journalRowView>[0]; replayed: boolean }) => ({
     entry: journalRowView(r.entry),
@@ -51,6 +60,13 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
   });
 
   return {
+    // Served here once the services run; the desktop answers these itself before then.
+    lifecycle: { state: () => READY, retryKeychain: () => READY, skipKeychain: () => READY },
+    network: {
+      trustedCa: () => services.network.view(),
+      saveTrustedCa: ({ pem }) => services.network.save(pem),
+      clearTrustedCa: () => services.network.clear(),
+    },
     app: {
       status: () => {
         const { report } = services;
@@ -60,14 +76,18 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
           keychain: report.keychain.usable
             ? { usable: true }
             : { usable: false, message: report.keychain.message },
-          store: report.store.writable
-            ? { writable: true, file: report.store.file }
-            : {
-                writable: false,
-                code: report.store.code,
-                message: report.store.message,
-                file: report.store.file,
-              },
+          store: {
+            ...(report.store.writable
+              ? { writable: true, file: report.store.file }
+              : {
+                  writable: false,
+                  code: report.store.code,
+                  message: report.store.message,
+                  file: report.store.file,
+                  ...(report.store.latestBackup ? { latestBackup: report.store.latestBackup } : {}),
+                }),
+            ...(report.store.restored ? { restored: report.store.restored } : {}),
+          },
           firstRun: report.firstRun,
           journal: report.journal,
           sandbox: report.sandbox.running
@@ -75,6 +95,7 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
                 running: true,
                 baseUrl: report.sandbox.baseUrl,
                 profileId: report.sandbox.profileId,
+                ...(report.sandbox.message ? { message: report.sandbox.message } : {}),
               }
             : { running: false, message: report.sandbox.message },
         };
@@ -203,6 +224,11 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
         await services.teamSettings.stop();
         return restart();
       },
+      saveSetupSql: async () => {
+        // The schema's text, loaded only when asked for (it is PostgreSQL's, not the desk's).
+        const { teamSql } = await import('./store/postgres/schema');
+        return deps.saveFile('team.sql', teamSql(), 'sql');
+      },
       refreshProfiles: async () => {
         const report = await services.team.profiles.refresh();
         return { shared: report.shared, setAside: report.setAside };
@@ -210,6 +236,29 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
       planLocalJournalUpload: ({ profileMap }) => services.team.upload.plan(profileMap),
       uploadLocalJournal: ({ profileMap }) =>
         services.team.upload.uploadLocalJournal(profileMap ? { profileMap } : {}),
+    },
+    backups: {
+      status: () => services.backups.status(),
+      backUpNow: () => services.backups.backupNow(),
+      setFolder: ({ folder }) => services.backups.setFolder(folder),
+      restore: ({ name }) => {
+        services.backups.chooseRestore(name);
+        return restart(RESTORING, RESTORE_BY_HAND);
+      },
+      startNewJournal: () => {
+        services.backups.chooseNewJournal(services.absentJournal);
+        return restart(NEW_JOURNAL, NEW_JOURNAL_BY_HAND);
+      },
+    },
+    support: {
+      saveBundle: async () => {
+        const stamp = new Date().toISOString().slice(0, 10);
+        const bundle = await services.support.bundle({
+          version: deps.version,
+          ...(deps.logFile ? { logFile: deps.logFile } : {}),
+        });
+        return deps.saveFile(`paydesk-support-${stamp}.json`, bundle, 'json');
+      },
     },
     tools: {
       checkCallback: ({ profileId, text }) => services.callbacks.check(profileId, text),

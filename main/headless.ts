@@ -1,6 +1,7 @@
-// Paydesk's services without Electron, from the bundle the app ships (out/main/headless.cjs, next
-// to index.cjs, sharing its chunks): `npm run bench` starts them in plain Node for its
-// first-start figure, loaded as main/boot.ts loads the app, compile cache first.
+// Paydesk's services without Electron, on the chunks of the bundle the app ships: only
+// `npm run bench` builds it (vite.main.config.ts --mode bench, out/main/headless.cjs beside
+// index.cjs) and starts it in plain Node for its first-start figure, loaded as main/boot.ts loads
+// the app, compile cache first. The app's own build leaves it out.
 
 import { enableCompileCache } from './compile-cache';
 

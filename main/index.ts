@@ -1,23 +1,37 @@
-// The app's lifecycle and nothing else: one instance, the app:// scheme, the services and
-// their bridge (main/desktop.ts), one window.
+// The app's lifecycle and nothing else: one instance, the app:// scheme, the window first (it
+// shows how the start is going), the services and their bridge (main/desktop.ts), and a quit
+// that says what it finishes and exits within a bound.
 
 import path from 'node:path';
 
-import { app, BrowserWindow, clipboard, dialog, protocol } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, Menu, nativeTheme, protocol } from 'electron';
 
 import { flushCompileCache } from './compile-cache';
 import { startDesktop, type Desktop } from './desktop';
+import { READY, RELOADED_MESSAGE, STOP_BOUND_MS, withinBound } from './lifecycle';
+import { paydeskMenuTemplate } from './menu';
 import { registerAppProtocol, registerAppSchemeAsPrivileged } from './protocol';
 import { createMainWindow } from './window';
 
 let mainWindow: BrowserWindow | null = null;
 let desktop: Desktop | undefined;
+let quitting = false;
 
 function openMainWindow(): void {
   // The app path is the folder (or app.asar) holding package.json; the build writes out/ there.
   const win = createMainWindow({
     preloadPath: path.join(app.getAppPath(), 'out', 'preload', 'index.cjs'),
     isPackaged: app.isPackaged,
+    dark: nativeTheme.shouldUseDarkColors,
+    onReloaded: () => desktop?.lifecycle.set({ ...READY, message: RELOADED_MESSAGE }),
+  });
+  win.on('close', (event) => {
+    // Closing the window quits on Windows and Linux: the window stays until the services have
+    // stopped, saying what is being finished, and the exit closes it.
+    if (quitting || (process.platform !== 'darwin' && desktop)) {
+      event.preventDefault();
+      app.quit();
+    }
   });
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
@@ -25,11 +39,38 @@ function openMainWindow(): void {
   mainWindow = win;
 }
 
+/** A second launch, or the dock: the window comes forward, or a new one opens. */
+function showMainWindow(): void {
+  if (mainWindow === null) {
+    openMainWindow();
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.focus();
+}
+
 async function onReady(): Promise<void> {
   registerAppProtocol(protocol, path.join(app.getAppPath(), 'out', 'renderer'));
+  if (process.platform !== 'darwin') {
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        paydeskMenuTemplate({
+          version: app.getVersion(),
+          about: () => {
+            void dialog.showMessageBox({
+              type: 'info',
+              title: 'About Paydesk',
+              message: `Paydesk ${app.getVersion()}`,
+              detail: 'Back-office console for the card payment gateway.',
+            });
+          },
+        }),
+      ),
+    );
+  }
 
-  // Services and the bridge exist before the first window, so no call from the renderer can
-  // arrive ahead of its handler.
+  // The bridge is registered before the window opens, so no call from the renderer can arrive
+  // ahead of its handler; the services start behind it and the window shows their progress.
   desktop = await startDesktop({
     userDataDir: app.getPath('userData'),
     documentsDir: app.getPath('documents'),
@@ -42,15 +83,16 @@ async function onReady(): Promise<void> {
       app.exit(0);
     },
   });
-
   openMainWindow();
-  // What start compiled, for the next start (main/boot.ts turned the cache on).
-  setImmediate(flushCompileCache);
 
   // macOS keeps the app alive with no window; clicking the dock icon brings one back.
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) openMainWindow();
   });
+
+  await desktop.ready;
+  // What start compiled, for the next start (main/boot.ts turned the cache on).
+  setImmediate(flushCompileCache);
 }
 
 // Two instances would share one journal database and one keychain: the second one hands over to
@@ -63,10 +105,10 @@ if (!app.requestSingleInstanceLock()) {
   // Privileged schemes can only be registered before 'ready'.
   registerAppSchemeAsPrivileged(protocol);
 
+  // During the start and the shutdown too: the window shows which, so a relaunch never seems
+  // to do nothing.
   app.on('second-instance', () => {
-    if (mainWindow === null) return;
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.focus();
+    if (desktop) showMainWindow();
   });
 
   app.on('window-all-closed', () => {
@@ -74,12 +116,20 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   // Entries still in flight stay in the journal and are reconciled at the next start.
-  let stopping = false;
   app.on('before-quit', (event) => {
-    if (!desktop || stopping) return;
-    stopping = true;
+    if (!desktop) return;
     event.preventDefault();
-    void desktop.stop().finally(() => app.quit());
+    if (quitting) return;
+    quitting = true;
+    void withinBound(desktop.stop(), STOP_BOUND_MS).then((stopped) => {
+      if (!stopped) {
+        console.warn(
+          `Paydesk's services did not stop within ${STOP_BOUND_MS / 1000} s; exiting anyway. ` +
+            'Operations still in flight are reconciled at the next start.',
+        );
+      }
+      app.exit(0);
+    });
   });
 
   app

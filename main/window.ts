@@ -19,7 +19,18 @@ export interface MainWindowDeps {
   isPackaged: boolean;
   /** Defaults to EXTERNAL_LINK_ALLOWLIST. */
   externalLinkAllowlist?: readonly string[];
+  /** nativeTheme.shouldUseDarkColors: the frame's colour before the page paints. */
+  dark: boolean;
+  /** Told when the page crashed or failed to load and was loaded again (the log says so). */
+  onReloaded?: (why: string) => void;
 }
+
+/** renderer/src/styles.css's --bg, light and dark: the frame matches the page it will show. */
+export const BACKGROUND = { light: '#f4f6f9', dark: '#11161d' } as const;
+
+/** A page that keeps crashing is not loaded again and again: this many a minute, then it stays. */
+export const MAX_RELOADS = 3;
+const RELOAD_WINDOW_MS = 60_000;
 
 export function secureWebPreferences(preloadPath: string, isPackaged: boolean): WebPreferences {
   return {
@@ -80,7 +91,7 @@ export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
     minHeight: 600,
     // Shown once painted, so nobody sees a blank white frame.
     show: false,
-    backgroundColor: '#f4f6f9',
+    backgroundColor: deps.dark ? BACKGROUND.dark : BACKGROUND.light,
     webPreferences: secureWebPreferences(deps.preloadPath, deps.isPackaged),
   });
   const { webContents } = win;
@@ -117,8 +128,50 @@ export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
   win.once('ready-to-show', () => {
     win.show();
   });
+  reloadWhenLost(win, deps.onReloaded ?? (() => undefined));
+  load(win);
+  return win;
+}
+
+function load(win: BrowserWindow): void {
   win.loadURL(APP_ENTRY_URL).catch((error: unknown) => {
+    // did-fail-load says it too, and loads again.
     console.error('Paydesk could not load its user interface.', error);
   });
-  return win;
+}
+
+/**
+ * A renderer that crashed (or was killed for memory) leaves a blank window, and so does a page
+ * that failed to load: the page is loaded again, and the main process's state (the journal, the
+ * operations in flight) is untouched by it. The reload opens on the screens as they start, and
+ * the log and `onReloaded` say why.
+ */
+function reloadWhenLost(win: BrowserWindow, onReloaded: (why: string) => void): void {
+  let reloads: number[] = [];
+  const again = (why: string) => {
+    const now = Date.now();
+    reloads = reloads.filter((at) => now - at < RELOAD_WINDOW_MS);
+    if (win.isDestroyed()) return;
+    if (reloads.length >= MAX_RELOADS) {
+      console.error(`Paydesk's window ${why}; it is not loaded again (it kept failing).`);
+      return;
+    }
+    reloads.push(now);
+    console.error(`Paydesk's window ${why}; loading it again.`);
+    onReloaded(why);
+    load(win);
+  };
+  win.webContents.on('render-process-gone', (_event, details) => {
+    // 'clean-exit' is the page closing with the window, not a crash.
+    if (details.reason === 'clean-exit') return;
+    again(`stopped (${details.reason})`);
+  });
+  win.webContents.on(
+    'did-fail-load',
+    (_event, errorCode, errorDescription, validatedURL, isMainFrame) => {
+      // -3 is ERR_ABORTED: a load replaced by another, not a failure.
+      if (!isMainFrame || errorCode === -3) return;
+      again(`could not load ${validatedURL} (${errorDescription})`);
+    },
+  );
 }

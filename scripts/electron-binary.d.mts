@@ -24,7 +24,7 @@ export function installElectron(options: {
   /** false: the installer's output is piped to `print` instead of sharing this terminal. */
   inheritStdio?: boolean;
   print?: (text: string) => void;
-}): Promise<{ ok: true } | { ok: false; reason: InstallFailure; detail: string }>;
+}): Promise<{ ok: true } | { ok: false; reason: InstallFailure; detail: string; cause: string }>;
 
 export function missingElectronAdvice(options: {
   reason: MissingReason;
@@ -32,6 +32,8 @@ export function missingElectronAdvice(options: {
   scripts?: Record<string, string>;
   env?: Env;
   limits?: { stallSeconds: number; maxMinutes: number };
+  /** Why the download failed, as download-cause.cjs saw it: 'ENOTFOUND github.com'. */
+  cause?: string;
 }): string;
 
 export function startApp(options: {

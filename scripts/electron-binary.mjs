@@ -24,6 +24,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
+import { launchEnv, sandboxAbortAdvice } from './electron-sandbox.mjs';
+
 const MB = 1024 * 1024;
 
 /** The executable's path inside an unpacked Electron, as Electron's install.js names it. */
@@ -100,11 +102,12 @@ const hasProxy = (env) =>
  * Progress is the bytes it has written: the download goes to a private temporary folder (TMPDIR,
  * TEMP and TMP point there, as @electron/get takes os.tmpdir()) and the unpacking to dist/. No new
  * byte for `stallMs`, or more than `maxMs` in all, stops it. Resolves to
- * { ok: true } or { ok: false, reason: 'failed' | 'stalled' | 'too-slow' | 'not-started', detail }.
+ * { ok: true } or { ok: false, reason: 'failed' | 'stalled' | 'too-slow' | 'not-started', detail,
+ * cause }: `cause` is what download-cause.cjs saw fetch fail with ('ENOTFOUND github.com'), or ''.
  */
 export function installElectron({
   electronDir,
-  command = [process.execPath, path.join(electronDir, 'install.js')],
+  command = [process.execPath, '--require', DOWNLOAD_CAUSE, path.join(electronDir, 'install.js')],
   env = process.env,
   stallMs = 60_000,
   maxMs = 30 * 60_000,
@@ -113,8 +116,12 @@ export function installElectron({
   print = (text) => process.stderr.write(text),
 }) {
   const tempDir = mkdtempSync(path.join(os.tmpdir(), 'paydesk-electron-'));
+  // Outside tempDir, whose bytes count as the download's progress.
+  const causeDir = mkdtempSync(path.join(os.tmpdir(), 'paydesk-electron-cause-'));
+  const causeFile = path.join(causeDir, 'cause.txt');
   const childEnv = {
     ...env,
+    PAYDESK_DOWNLOAD_CAUSE_FILE: causeFile,
     TMPDIR: tempDir,
     TEMP: tempDir,
     TMP: tempDir,
@@ -178,8 +185,10 @@ export function installElectron({
       finished = true;
       clearInterval(watch);
       if (onTerminal) print('\n');
+      const cause = result.ok ? '' : readText(causeFile);
       rmSync(tempDir, { recursive: true, force: true });
-      resolve(result);
+      rmSync(causeDir, { recursive: true, force: true });
+      resolve(result.ok ? result : { ...result, cause });
     };
     child.on('error', (error) =>
       finish({ ok: false, reason: 'not-started', detail: error.message }),
@@ -210,15 +219,32 @@ export function downloadUrl(version, env = process.env) {
   return `${base}${dir}/${file}`;
 }
 
+/** The installer's fetch is wrapped by this, to keep the failure's cause (see the file). */
+const DOWNLOAD_CAUSE = path.join(import.meta.dirname, 'download-cause.cjs');
+
+/** What a network error's code means, for the first line of the explanation. */
+const CAUSE_HINTS = {
+  ENOTFOUND: ' (no such host: check the address, the DNS, or set HTTPS_PROXY)',
+  EAI_AGAIN: ' (the name could not be looked up: is this computer online?)',
+  ECONNREFUSED: ' (nothing listens there: check ELECTRON_MIRROR or the proxy)',
+  ECONNRESET: ' (the connection was cut)',
+  ETIMEDOUT: ' (no answer in time)',
+  UND_ERR_CONNECT_TIMEOUT: ' (no answer in time)',
+  CERT_HAS_EXPIRED: " (the server's certificate has expired)",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+    ' (a proxy or mirror whose certificate is not trusted: set NODE_EXTRA_CA_CERTS)',
+};
+
 const WHY = {
   'override-missing': (version, env) =>
     `ELECTRON_OVERRIDE_DIST_PATH is set to ${env.ELECTRON_OVERRIDE_DIST_PATH}, but there is no ` +
     `Electron executable in it (${platformExecutable()}).`,
   'no-package': () =>
     'The electron package is not installed (node_modules/electron): run `npm install` first.',
-  failed: (version, env) =>
-    `Electron ${version} could not be downloaded from ${downloadUrl(version, env)} ` +
-    "(the installer's own message is above).",
+  failed: (version, env, _limits, cause) =>
+    `Electron ${version} could not be downloaded from ${downloadUrl(version, env)}` +
+    (cause ? `: ${cause}${CAUSE_HINTS[cause.split(' ')[0]] ?? ''}.` : '') +
+    " (the installer's own message is above).",
   stalled: (version, _env, limits) =>
     `The download of Electron ${version} stalled: nothing arrived for ${limits.stallSeconds} s, ` +
     'so it was stopped.',
@@ -239,10 +265,11 @@ export function missingElectronAdvice({
   scripts = {},
   env = process.env,
   limits,
+  cause = '',
 }) {
   const lines = [
     'Paydesk was built (out/), but it cannot be started: ' +
-      WHY[reason](version, env, limits ?? { stallSeconds: 60, maxMinutes: 30 }),
+      WHY[reason](version, env, limits ?? { stallSeconds: 60, maxMinutes: 30 }, cause),
     '',
     `To get Electron ${version} (\`npm start\` runs its installer again each time):`,
     '  - behind a proxy: set HTTPS_PROXY (and NO_PROXY) before `npm start`;',
@@ -296,8 +323,8 @@ export async function startApp({
     stallSeconds: positiveNumber(env.PAYDESK_ELECTRON_STALL_SECONDS, 60),
     maxMinutes: positiveNumber(env.PAYDESK_ELECTRON_DOWNLOAD_MINUTES, 30),
   };
-  const giveUp = (reason, version = '') => {
-    print(missingElectronAdvice({ reason, version, scripts: pkg.scripts, env, limits }));
+  const giveUp = (reason, version = '', cause = '') => {
+    print(missingElectronAdvice({ reason, version, scripts: pkg.scripts, env, limits, cause }));
     return 1;
   };
   if (electronDir === null) return giveUp('no-package');
@@ -320,20 +347,24 @@ export async function startApp({
       inheritStdio,
       print,
     });
-    if (!result.ok) return giveUp(result.reason, version);
+    if (!result.ok) return giveUp(result.reason, version, result.cause);
     binary = findElectronBinary(electronDir, env);
     if (binary === null) return giveUp('nothing-installed', version);
   }
 
   return new Promise((resolve) => {
+    // stderr is read as it passes through, for the Linux sandbox abort (./electron-sandbox.mjs).
     const child = spawn(binary, [root, ...args], {
-      env,
-      stdio: inheritStdio ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      env: launchEnv(env),
+      stdio: inheritStdio ? ['inherit', 'inherit', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     });
-    if (!inheritStdio) {
-      child.stdout.on('data', (chunk) => print(String(chunk)));
-      child.stderr.on('data', (chunk) => print(String(chunk)));
-    }
+    let errors = '';
+    if (!inheritStdio) child.stdout.on('data', (chunk) => print(String(chunk)));
+    child.stderr.on('data', (chunk) => {
+      if (inheritStdio) process.stderr.write(chunk);
+      else print(String(chunk));
+      errors = (errors + String(chunk)).slice(-16_384);
+    });
     const forward = (signal) => child.kill(signal);
     const signals = ['SIGINT', 'SIGTERM'];
     for (const signal of signals) process.on(signal, forward);
@@ -348,6 +379,10 @@ export async function startApp({
       print(`Could not start Electron (${binary}): ${error.message}\n`);
       done(1);
     });
-    child.on('close', (code, signal) => done(code ?? (signal === null ? 0 : 1)));
+    child.on('close', (code, signal) => {
+      const advice = code === 0 ? null : sandboxAbortAdvice(errors, binary);
+      if (advice !== null) print(advice);
+      done(code ?? (signal === null ? 0 : 1));
+    });
   });
 }

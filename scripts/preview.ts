@@ -18,8 +18,12 @@ if (arg > 0 && !dataDir) {
 }
 if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY && process.platform === 'linux') {
   console.error(
-    'npm run preview opens a Chromium window, and this session has no display (DISPLAY is not set).\n' +
-      'Run it from a desktop session, or use `npm run screenshots` to see every screen as PNG files.',
+    [
+      'npm run preview opens a Chromium window, and this session has no display (neither DISPLAY nor WAYLAND_DISPLAY is set). Instead:',
+      '  - from another computer with a desktop: ssh -X this-host, then npm run preview (the window opens there);',
+      '  - to see every screen without any display: npm run screenshots (PNG files in docs/screenshots/);',
+      '  - on a virtual display nobody sees (for tools that drive it): sudo apt-get install xvfb, then xvfb-run -a npm run preview.',
+    ].join('\n'),
   );
   process.exit(1);
 }

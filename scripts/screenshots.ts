@@ -9,7 +9,7 @@
 // The app itself keeps its real clock, randomness, ids, ports, keys and folders.
 
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 import { installFixedClock } from '../test/harness/fixed-clock';
 import { installFixedRandomness, restartFixedRandomness } from '../test/harness/fixed-random';
@@ -21,7 +21,10 @@ const { publicKeyMaterial } = await import('../main/keys/native');
 const { closeSharedBrowser, startHarness, useFixedInputs } =
   await import('../test/harness/harness');
 const { shootAdmin } = await import('../test/e2e/shots/admin');
+const { shootBackups, shootJournalStop } = await import('../test/e2e/shots/backups');
 const { shootBatch } = await import('../test/e2e/shots/batch');
+const { shootLifecycle } = await import('../test/e2e/shots/lifecycle');
+const { shootNetwork } = await import('../test/e2e/shots/network');
 const { shootMoney } = await import('../test/e2e/shots/money');
 const { shootOrders } = await import('../test/e2e/shots/orders');
 const { shootTeam } = await import('../test/e2e/shots/team');
@@ -57,6 +60,8 @@ useFixedInputs(() => {
     clock,
     services: {
       sandboxPort: SANDBOX_PORT,
+      // A backup made on its own after some seconds would show or not by how long a set took.
+      backups: 'off',
       // Its delays are measured on the fixed clock, which stands still between pages.
       sandboxDelayMs: 0,
       newActionId: () => `pd-shot-${String(++next).padStart(4, '0')}`,
@@ -67,7 +72,16 @@ useFixedInputs(() => {
 }, DATA_ROOT);
 
 const written: string[] = [];
-for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch]) {
+for (const shoot of [
+  shootOrders,
+  shootAdmin,
+  shootTools,
+  shootMoney,
+  shootBatch,
+  shootLifecycle,
+  shootNetwork,
+  shootBackups,
+]) {
   // A fresh first start for each set, so one set's actions never show up in the other's.
   const h = await startHarness();
   try {
@@ -75,6 +89,14 @@ for (const shoot of [shootOrders, shootAdmin, shootTools, shootMoney, shootBatch
   } finally {
     await h.close();
   }
+}
+// The stop of a start that finds its journal emptied: a data folder of its own, removed after.
+const stopDir = join(DATA_ROOT, 'paydesk-shots-stop');
+mkdirSync(stopDir, { recursive: true });
+try {
+  written.push(...(await shootJournalStop(stopDir, dir)));
+} finally {
+  rmSync(stopDir, { recursive: true, force: true });
 }
 // Team mode needs a PostgreSQL: a throw-away cluster, as the team tests start.
 const postgres = postgresAvailability();

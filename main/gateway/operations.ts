@@ -513,10 +513,3 @@ export class UnknownOperationError extends InputError {
     this.name = 'UnknownOperationError';
   }
 }
-
-/** Every field name that enters a checksum or the required list of an operation. */
-export function fieldsOf(def: OperationDef): string[] {
-  const names = new Set<string>([...def.required, ...def.optional]);
-  for (const group of def.requiredOneOf ?? []) for (const f of group) names.add(f);
-  return [...names];
-}

@@ -264,8 +264,8 @@ export function buildRequest(
 }
 
 /**
- * Parsed private keys by their PEM text. Parsing a PEM cost more than
- * signing (2048-bit: about 2 ms against 1), and a profile's key changes only by rotation or
+ * Parsed private keys by their PEM text. Parsing a PEM costs more than signing with the key
+ * (`npm run bench`, signing), and a profile's key changes only by rotation or
  * import, which gives a new PEM and so a new entry; forgetPrivateKey drops the old one at once.
  * Bounded: the first parsed go first once more keys than this were parsed.
  */

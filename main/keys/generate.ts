@@ -1,10 +1,9 @@
-// RSA key generation that never freezes the main process. Measured for 4096 bits (see
-// test/bench/keys.bench.ts and the issue's note): node-forge's `generateKeyPair({ bits,
-// workers: -1 })` without a callback takes node:crypto's *synchronous* path and blocked the
-// event loop for 1.3 to 10 s; forge's pure-JS path took 27 s with stalls near 1 s. node:crypto's
-// async generateKeyPair runs in the libuv thread pool and kept timers firing within ~20 ms
-// (forge's callback form is that same call plus a second parse). So we call node:crypto directly
-// and let forge read the result, exactly as an imported key is read.
+// RSA key generation that never freezes the main process. node-forge's `generateKeyPair({ bits,
+// workers: -1 })` without a callback takes node:crypto's *synchronous* path, which holds the
+// event loop for seconds at 4096 bits; forge's pure-JS path is slower still and stalls the loop
+// too. node:crypto's async generateKeyPair runs in the libuv thread pool and leaves the event
+// loop free (forge's callback form is that same call plus a second parse). So we call
+// node:crypto directly and let forge read the result, exactly as an imported key is read.
 
 import { generateKeyPair as generateNative } from 'node:crypto';
 import { promisify } from 'node:util';

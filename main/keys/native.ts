@@ -1,6 +1,6 @@
 // Key material made with node:crypto alone, for the embedded sandbox's own key at start: the
 // first start makes one, every start needs its public key. node-forge (what reads the keys a
-// person imports, main/keys/import.ts) takes about 200 ms to load, which a start need not wait
+// person imports, main/keys/import.ts) is large and slow to load, which a start need not wait
 // for. The result is the same KeyMaterial as generateKeyPair's: PKCS#8 and SPKI PEM with LF,
 // the PKCS#1 public key, and the SHA-256 fingerprint of the SPKI DER.
 

@@ -1,7 +1,7 @@
 // Decrypts PKCS#8 EncryptedPrivateKeyInfo under PBES2 (RFC 8018), as the gateway's key tool and
 // `openssl pkcs8 -topk8 -v2 aes-256-cbc` write it. node-forge could do this too, but its PBKDF2
-// is pure JavaScript on the main thread: about 15 ms per thousand iterations here, so a key
-// written with today's recommended 600,000 iterations would freeze Paydesk for seconds. The key
+// is pure JavaScript on the main thread, so a key written with today's recommended 600,000
+// iterations would freeze Paydesk for seconds. The key
 // derivation therefore runs in node:crypto's thread pool; forge only reads the ASN.1.
 
 import { createDecipheriv, pbkdf2 } from 'node:crypto';

@@ -242,9 +242,8 @@ type Insertable<T> = Partial<Omit<T, 'id'>>;
 
 /**
  * Rows sorted by id. The per-order lookups sort their few rows here rather than with ORDER BY:
- * with a bound parameter and ORDER BY, each run of the statement measured 20-150 µs against
- * 2-6 µs without (SQLite plans such a statement again on every run), and the status answer
- * makes several of these lookups.
+ * SQLite plans a statement with a bound parameter and ORDER BY again on every run, which costs
+ * many times the lookup itself, and the status answer makes several of these lookups.
  */
 function inIdOrder<T extends { id: bigint }>(rows: T[]): T[] {
   return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -3,7 +3,7 @@
 // (CLI), from startSandbox's options, or from addMerchant at run time; they are kept in memory
 // because they are configuration, not state, and a restarted sandbox reads them again. Five
 // fields are checked by hand, not with zod: the app starts this sandbox at every start, and
-// zod takes 15-40 ms to load.
+// loading zod would be a share of that start (`npm run bench`, first start).
 
 import { createPublicKey, type KeyObject } from 'node:crypto';
 

@@ -14,6 +14,7 @@ import { createHash, randomUUID } from 'node:crypto';
 
 import { SecretStoreError, mapKeytarError, unavailable } from './errors';
 import {
+  isProfileAccount,
   type SecretKind,
   type SecretStore,
   type SecretStoreStatus,
@@ -26,6 +27,7 @@ export interface KeytarApi {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
+  findCredentials?(service: string): Promise<{ account: string; password: string }[]>;
 }
 
 export const DEFAULT_SERVICE = 'paydesk';
@@ -148,10 +150,13 @@ export class KeytarSecretStore implements SecretStore {
    */
   async probe(): Promise<SecretStoreStatus> {
     const token = randomUUID();
+    // An account of its own: a probe asked again while an earlier one still waits on a prompt
+    // (services/keychain-check.ts) must not read the other's token back as a wrong answer.
+    const account = `${PROBE_ACCOUNT}:${token}`;
     try {
-      await this.call((k) => k.setPassword(this.service, PROBE_ACCOUNT, token));
-      const back = await this.call((k) => k.getPassword(this.service, PROBE_ACCOUNT));
-      await this.call((k) => k.deletePassword(this.service, PROBE_ACCOUNT));
+      await this.call((k) => k.setPassword(this.service, account, token));
+      const back = await this.call((k) => k.getPassword(this.service, account));
+      await this.call((k) => k.deletePassword(this.service, account));
       if (back !== token) return { usable: false, error: unavailable('locked', this.platform) };
       return { usable: true };
     } catch (error) {
@@ -167,6 +172,17 @@ export class KeytarSecretStore implements SecretStore {
   private async deleteParts(account: string, from: number, to: number): Promise<void> {
     for (let i = from; i <= to; i++) {
       await this.call((k) => k.deletePassword(this.service, `${account}:${i}`));
+    }
+  }
+
+  async holdsProfileSecrets(): Promise<boolean> {
+    try {
+      const keytar = await this.api();
+      if (!keytar.findCredentials) return false;
+      const found = await keytar.findCredentials(this.service);
+      return found.some(({ account }) => isProfileAccount(account));
+    } catch {
+      return false;
     }
   }
 

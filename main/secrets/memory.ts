@@ -9,6 +9,7 @@ import {
   type SecretStoreStatus,
   accountFor,
   checkSecretValue,
+  isProfileAccount,
 } from './store';
 
 export class MemorySecretStore implements SecretStore {
@@ -25,6 +26,10 @@ export class MemorySecretStore implements SecretStore {
 
   makeAvailable(): void {
     this.outage = undefined;
+  }
+
+  holdsProfileSecrets(): Promise<boolean> {
+    return Promise.resolve(!this.outage && [...this.values.keys()].some(isProfileAccount));
   }
 
   get(profileId: string, kind: SecretKind): Promise<string | undefined> {

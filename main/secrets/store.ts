@@ -25,6 +25,22 @@ export interface SecretStore {
    * shows `error.message` (what to install or unlock).
    */
   probe(): Promise<SecretStoreStatus>;
+  /**
+   * Whether a profile's secret (a control key or a private key) is stored: evidence, at start,
+   * that Paydesk had a journal on this computer, whose profiles they belong to. The team's
+   * password is not: a desk can be set up for a team before its first start. False when it
+   * cannot tell (a locked keychain). Never throws.
+   */
+  holdsProfileSecrets?(): Promise<boolean>;
+}
+
+/** The kinds of secret that belong to a profile (and so to a journal's profiles table). */
+export const PROFILE_SECRET_KINDS: readonly SecretKind[] = ['control-key', 'rsa-private-key'];
+
+/** Whether a keychain account (`${profileId}:${kind}`, parts `:n`) holds a profile's secret. */
+export function isProfileAccount(account: string): boolean {
+  const kind = account.split(':')[1];
+  return PROFILE_SECRET_KINDS.some((k) => k === kind);
 }
 
 // 64 KiB: far above a 16384-bit PKCS#8 PEM (~12 KiB), far below anything a keychain chokes on.

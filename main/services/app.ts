@@ -2,20 +2,21 @@
 // and the use cases. Electron-free, so it runs for real in Node tests; main/index.ts only
 // hands it a data folder and the keychain, and the bridge hands its methods to the renderer.
 
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
 import type { KeySize } from '../keys';
 import type { KeyMaterial } from '../keys/material';
-import { generateNativeKeyMaterial, publicKeyMaterial } from '../keys/native';
 import { silentLogger, type Logger } from '../log';
-import { startSandbox, type Sandbox } from '../sandbox';
-import type { SecretStore } from '../secrets';
-import { openStore, type Db, type Store, type StoreFault } from '../store/sqlite/database';
+import type { Sandbox } from '../sandbox';
+import type { SecretStore, SecretStoreStatus } from '../secrets';
+import { type Db, type Store, type StoreFault } from '../store/sqlite/database';
+import type { AbsentJournal } from '../store/sqlite/journal-file';
 import type { JournalEntry, JournalPort } from '../store/journal/port';
 import { Profiles } from '../store/sqlite/profiles';
-import { type Profile } from '../store/profiles/profile';
 import { ActionPath } from './action/path';
+import { BackupService } from './backups';
+import { openDeskStore, type RestoreReport } from './desk-store';
+import { supportBundle } from './support-bundle';
 import { BatchService } from './batch/batch';
 import { CardService } from './cards';
 import { CallbackService } from './callbacks';
@@ -23,6 +24,7 @@ import { Connections, defaultClientFactory } from './connection';
 import { JournalService } from './journal';
 import { KeyService } from './keys';
 import { OrderService, type OrderServiceOptions } from './orders/orders';
+import { ownProfiles, registerWithSandbox, startEmbeddedSandbox } from './embedded-sandbox';
 import { PendingKeys } from './pending-keys';
 import { PayLinkService } from './paylinks';
 import { PayoutService } from './payouts';
@@ -33,6 +35,7 @@ import { TeamSettingsService } from './team/team-settings';
 import type { TeamOpenOptions } from '../store/postgres/connect';
 import { TeamProfiles } from './team/profiles';
 import { TeamUploadService } from './team/upload';
+import { TrustedCa, type TrustedCaView } from './trusted-ca';
 
 export interface StartOptions {
   dataDir: string;
@@ -58,29 +61,54 @@ export interface StartOptions {
   journal?: JournalPort;
   /** Timeouts of the team journal's connection (tests shorten them). */
   team?: TeamOpenOptions;
+  /** 'off': no automatic backup (tests that count files); Settings can still back up. */
+  backups?: 'off';
+  /** Time between automatic backups (4 hours by default). */
+  backupEveryMs?: number;
+  /** Time from start to its automatic backup (15 s by default). */
+  firstBackupAfterMs?: number;
   /**
-   * Screenshots only: the embedded sandbox's port (the app lets the OS pick a free one) and
-   * the action ids, so that a second run of `npm run screenshots` draws the same pictures.
+   * The keychain check of this start: the desktop bounds it (KeychainCheck) and shows the wait
+   * in its window. Absent: secrets.probe(), unbounded, for tests and the harness.
+   */
+  probeKeychain?: () => Promise<SecretStoreStatus>;
+  /** Told each step of the start, in a few words, for the window to show. */
+  onStep?: (step: string) => void;
+  /**
+   * Screenshots only: the embedded sandbox's port on a first start (the app lets the OS pick a
+   * free one), the action ids and the key Keys -> Generate attaches (a test-only one), so that
+   * a second run of `npm run screenshots` draws the same pictures.
    */
   sandboxPort?: number;
   newActionId?: () => string;
-  /** Screenshots only: the key Keys -> Generate attaches (a fixed test-only key). */
   makeKey?: (bits: KeySize) => Promise<KeyMaterial>;
+}
+
+export interface NetworkSettings {
+  view(): TrustedCaView;
+  /** Trusts the PEM's CA certificates from the next connection on; refuses anything else. */
+  save(pem: string): TrustedCaView;
+  clear(): TrustedCaView;
 }
 
 export interface StartupReport {
   keychain: { usable: true } | { usable: false; message: string };
-  /** A damaged, read-only or unwritable database opens the app read-only, with the reason. */
-  store: { writable: true; file: string } | ({ writable: false } & StoreFault);
+  /**
+   * A damaged, read-only, unwritable, missing or empty database opens the app read-only, with
+   * the reason and the latest backup to offer; `restored` says what this start restored.
+   */
+  store: (
+    | { writable: true; file: string }
+    | ({ writable: false; latestBackup?: { name: string; takenAt: string } } & StoreFault)
+  ) & { restored?: RestoreReport };
   firstRun: boolean;
   /** Which journal this desk writes; a team journal that could not be used at start says why. */
   journal: StartupJournal['report'];
+  /** Running: `message` says when it could not keep its address (its port taken). */
   sandbox:
-    { running: true; baseUrl: string; profileId: string } | { running: false; message: string };
+    | { running: true; baseUrl: string; profileId: string; message?: string }
+    | { running: false; message: string };
 }
-
-const SANDBOX_LOGIN = 'paydesk-sandbox';
-const SANDBOX_ENDPOINT = '1111';
 
 export class PaydeskServices {
   private constructor(
@@ -110,16 +138,34 @@ export class PaydeskServices {
     readonly team: { profiles: TeamProfiles; upload: TeamUploadService },
     /** The Sandbox profile's key when start left it being made: close waits for it. */
     private readonly pendingKeys: PendingKeys,
+    /** Settings -> Backups, and the automatic backups. */
+    readonly backups: BackupService,
+    /** Set when the journal Paydesk had was missing or empty at start: the app waits for a choice. */
+    readonly absentJournal: AbsentJournal | undefined,
+    /** The support bundle (support-bundle.ts), redacted with the keychain's own secrets. */
+    readonly support: { bundle(app: { version: string; logFile?: string }): Promise<string> },
+    /** Settings -> Network: the CA trusted besides the built-in roots. */
+    readonly network: NetworkSettings,
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
     const log = options.log ?? silentLogger;
+    const step = options.onStep ?? (() => undefined);
     const file = join(options.dataDir, 'paydesk.sqlite');
-    const store = openStore(file);
+    step('Opening the database');
+    const opening = await openDeskStore(options.dataDir, file, log, options.secrets);
+    const store = opening.store;
     const db = store.db;
-    const storeReport: StartupReport['store'] = store.fault
-      ? { writable: false, ...store.fault }
-      : { writable: true, file: store.file };
+    const storeReport: StartupReport['store'] = {
+      ...(store.fault
+        ? {
+            writable: false as const,
+            ...store.fault,
+            ...(opening.latestBackup ? { latestBackup: opening.latestBackup } : {}),
+          }
+        : { writable: true as const, file: store.file }),
+      ...(opening.restored ? { restored: opening.restored } : {}),
+    };
     if (store.fault) {
       log.log('error', 'The database cannot be written; Paydesk opens read-only', {
         code: store.fault.code,
@@ -127,6 +173,7 @@ export class PaydeskServices {
       });
     }
     // The team's journal when this desk uses one (team.json), never the local one instead.
+    step('Opening the journal');
     const opened = await openJournalAtStart({
       dataDir: options.dataDir,
       db,
@@ -139,17 +186,42 @@ export class PaydeskServices {
     const journal = options.journal ?? opened.port;
     // The Sandbox profile's key while start leaves it being made: every use of the key waits.
     const pendingKeys = new PendingKeys();
+    // Settings -> Network's CA, read when each client is made (a change drops them all).
+    const trustedCa = new TrustedCa(options.dataDir, (message) =>
+      log.log('error', 'The trusted CA file cannot be used; the built-in roots only', { message }),
+    );
     const connections = new Connections(
       profiles,
       options.secrets,
-      defaultClientFactory(),
+      (credentials) => {
+        const ca = trustedCa.ca();
+        return defaultClientFactory(ca ? { ca } : {})(credentials);
+      },
       pendingKeys,
     );
+    const network: NetworkSettings = {
+      view: () => trustedCa.view(),
+      save: (pem) => {
+        const view = trustedCa.save(pem);
+        connections.forgetAll();
+        log.log('info', 'Settings -> Network: a trusted CA was saved', {
+          certificates: view.certificates.map((c) => c.fingerprint).join(' '),
+        });
+        return view;
+      },
+      clear: () => {
+        const view = trustedCa.clear();
+        connections.forgetAll();
+        log.log('info', 'Settings -> Network: the trusted CA was removed');
+        return view;
+      },
+    };
     // Off until the desk joins a team (TeamProfiles.join with its open team journal).
     const teamProfiles = new TeamProfiles(db, profiles, options.secrets, (id) =>
       connections.forget(id),
     );
     if (opened.team) await joinTeamProfiles(teamProfiles, opened, log);
+    else if (opened.session.journal === 'local' && !store.fault) leftTeam(teamProfiles, log);
     let sandbox: Sandbox | undefined;
     const keys = new KeyService(
       profiles,
@@ -182,16 +254,11 @@ export class PaydeskServices {
         options.onEntryChanged?.(entry);
       },
     });
-    const orders = new OrderService(
-      db,
-      journal,
-      connections,
-      { operator: options.operator },
-      actions,
-    );
+    const orders = new OrderService(db, journal, connections, actions);
     const cards = new CardService(actions, connections);
 
-    const probe = await options.secrets.probe();
+    step('Checking the keychain');
+    const probe = await (options.probeKeychain ?? (() => options.secrets.probe()))();
     let report: StartupReport;
     if (!probe.usable) {
       log.log('warn', 'The keychain cannot be used', { reason: probe.error.reason });
@@ -200,7 +267,7 @@ export class PaydeskServices {
         store: storeReport,
         // First run is a fact of the database, not of the keychain: no profile yet (and a
         // database that could not be read is not a first run).
-        firstRun: !store.fault && profiles.list().length === 0,
+        firstRun: !store.fault && ownProfiles(profiles, teamProfiles).length === 0,
         journal: opened.report,
         sandbox: {
           running: false,
@@ -220,7 +287,8 @@ export class PaydeskServices {
         },
       };
     } else {
-      const started = await startEmbeddedSandbox(options, profiles, keys, log).catch(
+      step('Starting the built-in sandbox');
+      const started = await startEmbeddedSandbox(options, profiles, teamProfiles, keys, log).catch(
         (error: unknown) => {
           log.log('error', 'The built-in sandbox did not start', { error });
           return { message: error instanceof Error ? error.message : String(error) };
@@ -233,7 +301,12 @@ export class PaydeskServices {
           store: storeReport,
           firstRun: started.firstRun,
           journal: opened.report,
-          sandbox: { running: true, baseUrl: sandbox.baseUrl, profileId: started.profile.id },
+          sandbox: {
+            running: true,
+            baseUrl: sandbox.baseUrl,
+            profileId: started.profile.id,
+            ...(started.moved ? { message: started.moved } : {}),
+          },
         };
       } else {
         report = {
@@ -261,6 +334,24 @@ export class PaydeskServices {
     // reconcile above settles their rows in flight, and the clerk resumes them.
     const batches = new BatchService(db, journal, profiles, orders, { operator: options.operator });
     if (!store.fault) batches.recover();
+    const backups = new BackupService({
+      db,
+      dataDir: options.dataDir,
+      log,
+      ...(store.fault ? { fault: store.fault } : {}),
+      ...(opened.team ? { teamWhere: opened.team.where } : {}),
+      ...(options.backupEveryMs ? { everyMs: options.backupEveryMs } : {}),
+      ...(options.firstBackupAfterMs !== undefined
+        ? { firstAfterMs: options.firstBackupAfterMs }
+        : {}),
+    });
+    if (options.backups !== 'off') backups.startSchedule();
+    const teamSettings = new TeamSettingsService(
+      options.dataDir,
+      options.secrets,
+      options.team ?? {},
+      () => teamProfiles.mirror.keptFromTeam(),
+    );
     return new PaydeskServices(
       db,
       new ProfileService(profiles, options.secrets, connections, teamProfiles, pendingKeys),
@@ -279,128 +370,64 @@ export class PaydeskServices {
       store,
       journal,
       opened,
-      new TeamSettingsService(options.dataDir, options.secrets, options.team),
+      teamSettings,
       { profiles: teamProfiles, upload: new TeamUploadService(db, teamProfiles) },
       pendingKeys,
+      backups,
+      opening.absent,
+      {
+        bundle: (app) =>
+          supportBundle(
+            {
+              databaseFile: file,
+              profiles,
+              secrets: options.secrets,
+              backups,
+              teamSettings,
+              report,
+            },
+            app,
+          ),
+      },
+      network,
     );
   }
 
-  async close(): Promise<void> {
+  /** `onStep` is told what is being finished, for the window to say while Paydesk quits. */
+  async close(onStep: (step: string) => void = () => undefined): Promise<void> {
     // A key still being made is attached first (or fails): never half-kept by a closed database.
+    onStep('Finishing the RSA key being made');
     await this.pendingKeys.allSettled();
+    onStep('Settling the operations left from the last run');
     await this.reconciled.catch(() => undefined);
+    onStep("Pausing the batch: the rows being sent get the gateway's answer");
     await this.batches.close(); // paused: the rows being sent reach their end first
+    onStep(
+      'Recording the answers of operations being sent (any left are asked about at the next start)',
+    );
     await this.orders.close(); // the one action path: every follow-up stops
+    onStep('Stopping the built-in sandbox');
     await this.sandbox?.close();
+    onStep('Closing the journal');
     await this.journalAtStart.session.close();
+    await this.backups.close(); // a backup under way finishes before the database closes
     this.store.close();
   }
 }
 
-async function registerWithSandbox(
-  sandbox: Sandbox,
-  secrets: SecretStore,
-  profile: Profile,
-  publicKeyPem: string,
-): Promise<void> {
-  const controlKey = await secrets.get(profile.id, 'control-key');
-  if (!controlKey) return;
-  sandbox.replaceMerchant({
-    login: profile.login,
-    controlKey,
-    endpointId: profile.endpointId,
-    publicKeyPem,
-  });
-}
-
 /**
- * The sandbox Paydesk runs itself. On the very first start (no profile at all) it makes the
- * "Sandbox" profile with a fresh control key and RSA key in the keychain; on every start it
- * runs the sandbox on a free loopback port with demo orders and points the profile at it.
+ * A desk that left its team (Settings -> Stop using it, then this restart on its own journal)
+ * gets back what it had: its own profiles listed again under their names, the team's copies set
+ * aside with this desk's keys for them (team-mirror.ts). Done at the first local start, so a
+ * team.json removed by hand leaves the desk the same way.
  */
-async function startEmbeddedSandbox(
-  options: StartOptions,
-  profiles: Profiles,
-  keys: KeyService,
-  log: Logger,
-): Promise<{ sandbox: Sandbox; profile: Profile; firstRun: boolean } | { message: string }> {
-  const all = profiles.list();
-  let profile = all.find((p) => p.embedded);
-  const firstRun = all.length === 0;
-  if (!profile && !firstRun)
-    return { message: 'No built-in sandbox profile; the user works with their own profiles.' };
-
-  let controlKey = profile ? await options.secrets.get(profile.id, 'control-key') : undefined;
-  const privateKeyPem = profile
-    ? await options.secrets.get(profile.id, 'rsa-private-key')
-    : undefined;
-  // The sandbox's own secrets are Paydesk's to make: if the keychain lost them, make new ones.
-  controlKey ??= randomUUID().toUpperCase();
-  // The sandbox's own key, made and read with node:crypto alone (keys/native.ts). A new one (the
-  // first start's, or a start's that finds the profile without one) is not on the way to ready:
-  // 100-300 ms of CPU on libuv's pool, begun once start has returned so it does not take a core
-  // from start's own work, and attached when made (KeyService.attachWhenMade: the sandbox learns
-  // it, then the keychain keeps it, then the database its fingerprint). Whatever needs the key
-  // waits for all three (PendingKeys). A start that ended before then leaves a profile without
-  // a key (or no profile), or a key in the keychain whose fingerprint the database lacks: the
-  // next start mends either here.
-  const stored = privateKeyPem
-    ? { ...publicKeyMaterial(privateKeyPem), privateKeyPkcs8Pem: privateKeyPem }
-    : undefined;
-  if (stored && profile && profile.keyFingerprint !== stored.fingerprint) {
-    profile = profiles.attachKey(profile.id, stored.fingerprint);
-    log.log('warn', "Mended the Sandbox profile: its key's fingerprint was not recorded", {
-      profileId: profile.id,
-    });
-  }
-  const merchant = { login: SANDBOX_LOGIN, controlKey, endpointId: SANDBOX_ENDPOINT };
-
-  const sandbox = await startSandbox({
-    database: join(options.dataDir, 'sandbox.sqlite'),
-    merchants: [stored ? { ...merchant, publicKeyPem: stored.publicKeySpkiPem } : merchant],
-    seed: 'demo',
-    delayMs: options.sandboxDelayMs ?? 2_000,
-    ...(options.sandboxPort !== undefined ? { port: options.sandboxPort } : {}),
-    log: (message) => log.log('warn', message),
+function leftTeam(teamProfiles: TeamProfiles, log: Logger): void {
+  if (!teamProfiles.mirror.hasTeamRows()) return;
+  const left = teamProfiles.leave();
+  log.log('info', "Left the team: this desk's own profiles are back", {
+    restored: left.restored.length,
+    keptFromTeam: left.keptFromTeam.length,
   });
-  try {
-    if (!profile) {
-      profile = profiles.create(
-        {
-          name: 'Sandbox',
-          environment: 'sandbox',
-          baseUrl: sandbox.baseUrl,
-          endpointId: SANDBOX_ENDPOINT,
-          login: SANDBOX_LOGIN,
-        },
-        { embedded: true },
-      );
-      log.log('info', 'First start: created the Sandbox profile', { profileId: profile.id });
-    } else {
-      profile = profiles.setBaseUrl(profile.id, sandbox.baseUrl);
-    }
-    await options.secrets.set(profile.id, 'control-key', controlKey);
-    if (!stored) {
-      const makeKey = options.makeSandboxKey ?? generateNativeKeyMaterial;
-      const bits = options.sandboxKeyBits ?? 2048;
-      const afterStart = new Promise<void>((resolve) => setImmediate(resolve));
-      keys
-        .attachWhenMade(
-          profile.id,
-          afterStart.then(() => makeKey(bits)),
-          (material) =>
-            sandbox.replaceMerchant({ ...merchant, publicKeyPem: material.publicKeySpkiPem }),
-        )
-        .catch((error: unknown) => {
-          // Said again by whatever needs the key (PendingKeys); the next start makes a new one.
-          log.log('error', "The Sandbox profile's RSA key could not be made", { error });
-        });
-    }
-    return { sandbox, profile, firstRun };
-  } catch (error) {
-    await sandbox.close();
-    throw error;
-  }
 }
 
 /**

@@ -91,6 +91,11 @@ export class Connections {
     this.retire(kept.credentials, kept.client);
   }
 
+  /** Drops every client: the trust settings (Settings -> Network) changed for all of them. */
+  forgetAll(): void {
+    for (const profileId of [...this.clients.keys()]) this.forget(profileId);
+  }
+
   private retire(credentials: Credentials, client: GatewayClient): void {
     client.close();
     if (credentials.privateKeyPem) forgetPrivateKey(credentials.privateKeyPem);

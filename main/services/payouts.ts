@@ -7,7 +7,8 @@
 // (port.claim: an IMMEDIATE transaction on SQLite, the order's lock on a team's PostgreSQL) while
 // its rule reads the pays of that payout and its journal entry is written, and refuses while
 // another pay of the same payout is in flight or done, from any desk. Only a pay that provably did nothing (refused, never sent) lets
-// another one through.
+// another one through. A profile may ask for four eyes: the pay by someone other than who
+// checked it (payoutFourEyes), checked here and, on a team journal, by the database too.
 
 import { localTimeWithOffset } from '../../common/time';
 import { formatMinor, parseAmount } from '../gateway/amount';
@@ -264,12 +265,12 @@ export class PayoutService {
       before: async (_client, profile) => {
         if (!profile.keyFingerprint) throw new ServiceError('NO_SECRET', NO_RSA_KEY);
         // Read again now: a check only moves forward, so once final and checked it stays so.
-        return journal.get(request.checkClientOrderId.trim());
+        return { checked: await journal.get(request.checkClientOrderId.trim()), profile };
       },
       // The payout's order is held while its pays are counted and this one is written.
-      order: (checked) =>
+      order: ({ checked }) =>
         checked?.orderId ? { orderId: checked.orderId, doing: 'paying out' } : undefined,
-      plan: (checked, entriesOfOrder) => {
+      plan: ({ checked, profile }, entriesOfOrder) => {
         if (
           !checked ||
           checked.operation !== 'PAYOUT_V4_CHECK' ||
@@ -286,6 +287,8 @@ export class PayoutService {
               ? `This payout check ended ${checked.status ?? checked.state}${checked.errorMessage ? ` (${checked.errorMessage})` : ''}; there is nothing to pay.`
               : 'The gateway has not confirmed this check yet; pay it once it shows as checked.',
           );
+        if (profile.payoutFourEyes && checked.operator === this.path.operator)
+          throw new ServiceError('NOT_ALLOWED', fourEyesMessage(checked.operator, profile.name));
         const earlier = livePays(entriesOfOrder)[0];
         if (earlier)
           throw new ServiceError(
@@ -307,6 +310,13 @@ export class PayoutService {
     });
   }
 }
+
+/**
+ * The refusal of a pay by the person who checked it, on a profile with four eyes; a team's
+ * database says the same (team migration 4).
+ */
+export const fourEyesMessage = (checkedBy: string, profileName: string) =>
+  `You (${checkedBy}) checked this payout, and the profile "${profileName}" wants payouts paid by someone other than who checked them. Ask another finance colleague to pay it.`;
 
 /** Pays of a payout (among the entries acting on its order) that did, or may have done, something. */
 function livePays(entriesOfOrder: readonly JournalEntry[]): JournalEntry[] {

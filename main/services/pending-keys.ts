@@ -1,6 +1,6 @@
 // Keys still being made when start returns: the built-in Sandbox profile's RSA key, made on
-// libuv's pool at a first start (or at a start that finds the profile without one), takes
-// 100-300 ms of CPU, which the first screen need not wait for. Until it is in the keychain and
+// libuv's pool at a first start (or at a start that finds the profile without one), costs more
+// CPU than the rest of the start, and the first screen need not wait for it. Until it is in the keychain and
 // its fingerprint in the database, every call that reads, replaces or checks that profile's key
 // (profiles, keys, connections) waits here, so none sees a profile without its key or races the
 // key being attached. A key that could not be made is reported where it is needed, and the

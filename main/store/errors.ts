@@ -26,6 +26,10 @@ export type StoreErrorCode =
   | 'UNREACHABLE'
   /** The team journal's database refused the person's login or role (team mode). */
   | 'NOT_ALLOWED'
+  /** The journal Paydesk had is gone (journal-file.ts): the app stops until the person chooses. */
+  | 'MISSING'
+  /** The journal Paydesk had is a zero-length file: the app stops until the person chooses. */
+  | 'EMPTY'
   | 'FAILED';
 
 export class StoreError extends Error {
@@ -110,6 +114,9 @@ export function describeStoreProblem(code: StoreErrorCode, file: string, detail:
       return `Paydesk cannot reach the team journal's database (${detail}). Nothing that moves money is sent until it is back, because every such request is written to the journal first; looking orders up still works. Check the network, or ask your database administrator.`;
     case 'NOT_ALLOWED':
       return `The team journal's database refused this (${detail}); nothing was changed. Ask your database administrator if your login should be allowed to do it.`;
+    case 'MISSING':
+    case 'EMPTY':
+      return detail;
     case 'FAILED':
       return `${where} reported a problem (${detail}). Send the log to support.`;
   }

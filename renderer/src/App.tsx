@@ -8,8 +8,9 @@ import { paydesk, unwrap } from './api';
 import { EnvironmentBadge } from './components/EnvironmentBadge';
 import { ErrorNotice, Notice } from './components/Notice';
 import { RoleFence } from './components/RoleFence';
-import { StoreNotice } from './components/StoreNotice';
+import { RestoredNotice, StoreNotice } from './components/StoreNotice';
 import { SignedInAs, TeamNotice } from './components/TeamNotice';
+import { LifecycleGate } from './lifecycle';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
 import { keys, useAppStatus, useJournalEvents } from './queries';
 import { GROUPS, hrefOf, SCREENS, useRoute } from './route';
@@ -56,15 +57,23 @@ const RecurringScreen = lazy(() =>
 const TeamJournalScreen = lazy(() =>
   import('./screens/settings/TeamJournalScreen').then((m) => ({ default: m.TeamJournalScreen })),
 );
+const BackupsScreen = lazy(() =>
+  import('./screens/settings/BackupsScreen').then((m) => ({ default: m.BackupsScreen })),
+);
+const NetworkScreen = lazy(() =>
+  import('./screens/settings/NetworkScreen').then((m) => ({ default: m.NetworkScreen })),
+);
 const PayLinkScreen = lazy(() =>
   import('./screens/pay-link/PayLinkScreen').then((m) => ({ default: m.PayLinkScreen })),
 );
 
 export function App() {
   return (
-    <ActiveProfileProvider>
-      <Frame />
-    </ActiveProfileProvider>
+    <LifecycleGate>
+      <ActiveProfileProvider>
+        <Frame />
+      </ActiveProfileProvider>
+    </LifecycleGate>
   );
 }
 
@@ -155,14 +164,16 @@ function Frame() {
           })}
         </nav>
         <main className="app-main">
-          {status.data && !status.data.store.writable && (
-            <StoreNotice message={status.data.store.message} file={status.data.store.file} />
-          )}
+          {status.data && !status.data.store.writable && <StoreNotice store={status.data.store} />}
+          {status.data && <RestoredNotice store={status.data.store} />}
           <TeamNotice />
           {status.data && !status.data.keychain.usable && (
             <Notice kind="warning">
               <strong>The keychain cannot be used.</strong> {status.data.keychain.message}
             </Notice>
+          )}
+          {status.data?.sandbox.running && status.data.sandbox.message && (
+            <Notice kind="info">{status.data.sandbox.message}</Notice>
           )}
           {status.error && <ErrorNotice error={status.error} title="Paydesk could not start:" />}
           {error !== null && error !== undefined && (
@@ -220,6 +231,12 @@ function Frame() {
               </RoleFence>
             )}
             {route.screen === 'team-journal' && <TeamJournalScreen />}
+            {route.screen === 'backups' && <BackupsScreen />}
+            {route.screen === 'network' && (
+              <RoleFence need="admin">
+                <NetworkScreen />
+              </RoleFence>
+            )}
           </Suspense>
         </main>
       </div>

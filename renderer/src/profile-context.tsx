@@ -44,3 +44,8 @@ export function useActiveProfile(): ActiveProfile {
   if (!value) throw new Error('useActiveProfile needs ActiveProfileProvider');
   return value;
 }
+
+/** The active profile where a provider gives one (the app); undefined in a part shown alone. */
+export function useActiveProfileIfAny(): ActiveProfile | undefined {
+  return useContext(Context);
+}

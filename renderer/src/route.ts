@@ -15,7 +15,9 @@ export type ScreenName =
   | 'journal'
   | 'profiles'
   | 'keys'
-  | 'team-journal';
+  | 'team-journal'
+  | 'backups'
+  | 'network';
 
 /** The navigation's groups, by what people do. */
 export const GROUPS = [
@@ -84,6 +86,13 @@ export const SCREENS: readonly { name: ScreenName; label: string; who: string; g
     who: 'One journal for the team (PostgreSQL)',
     group: 'Settings',
   },
+  {
+    name: 'backups',
+    label: 'Backups',
+    who: 'Back up, restore, support bundle',
+    group: 'Settings',
+  },
+  { name: 'network', label: 'Network', who: "A company proxy's certificate", group: 'Settings' },
 ];
 
 export interface Route {

@@ -1,14 +1,15 @@
-// `npm run bench`: measures every figure of issue 13's table against its reference in the same
+// `npm run bench`: measures every figure of the table of targets against its reference in the same
 // run (interleaved repetitions, medians) and prints project, reference, ratio and target,
 // marking the targets missed. A measurement, not a test: it exits 0 when targets are missed.
 //
 //   npm run bench                         short run (journal of 100,000 entries)
 //   npm run bench -- --full               the 1,000,000-entry journal
-//   npm run bench -- --only 1,6           some rows (numbers of the issue's table; x = extras)
+//   npm run bench -- --only 1,6           some rows (the table's numbers; x = extras)
 //   npm run bench -- --write docs/performance.md
 
-import { cpus, loadavg } from 'node:os';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { closeJournalFixture } from './lib/journal-fixture';
@@ -52,6 +53,14 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 const loadBefore = load();
+const oneMinute = () => loadavg()[0]?.toFixed(2) ?? '?';
+
+// Every fixture of this run (journals, data folders, caches, children's) in a folder of its
+// own: os.tmpdir() reads TMPDIR at each call, and children inherit it. Two runs side by side
+// never see, nor delete, each other's files.
+const runDir = mkdtempSync(join(tmpdir(), 'paydesk-bench-run-'));
+process.env.TMPDIR = runDir;
+process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
 const started = performance.now();
 const log = (message: string) =>
   process.stderr.write(
@@ -64,7 +73,9 @@ log(
 const lines: BenchLine[] = [];
 for (const row of ROWS) {
   if (only && !row.id.split(',').some((id) => only.includes(id))) continue;
-  log(`row ${row.id}: ${row.title}`);
+  const rowLoad = oneMinute();
+  log(`row ${row.id}: ${row.title}; load average ${load()}`);
+  const at = lines.length;
   try {
     lines.push(...(await row.run({ full, journalEntries, log })));
   } catch (error) {
@@ -78,6 +89,10 @@ for (const row of ROWS) {
       note: `the row failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     });
   }
+  // The 1-minute load average as the row began and as it ended: a figure measured at load 8
+  // is not the figure of a quiet machine.
+  const loadOfRow = `${rowLoad} -> ${oneMinute()}`;
+  for (const line of lines.slice(at)) line.load = loadOfRow;
 }
 closeJournalFixture();
 const seconds = (performance.now() - started) / 1000;
@@ -100,10 +115,12 @@ if (values.write) {
   const markdown = [
     '# Performance',
     '',
-    'Measured by `npm run bench` (test/bench/run.ts): every figure of issue 13 against a reference',
-    'measured in the same run, interleaved (project, reference, project, ...), several repetitions,',
-    'medians. Ratios are project / reference. Regenerate with',
-    `\`npm run bench -- ${full ? '--full ' : ''}--write docs/performance.md\`.`,
+    'Measured by `npm run bench` (test/bench/run.ts): every figure with a target, against a',
+    'reference measured in the same run, interleaved (project, reference, project, ...), several',
+    'repetitions, medians. Ratios are project / reference. Regenerate with',
+    `\`npm run bench -- ${full ? '--full ' : ''}--write docs/performance.md\`: the table, its run and "How each figure is`,
+    'measured" are written by the bench; "What limits each figure" is kept by hand. History (what a',
+    'change gained, what was tried) is in the commit messages, not here.',
     '',
     `- Date: ${date}`,
     `- Machine: ${machine}`,
@@ -123,19 +140,15 @@ if (values.write) {
 }
 
 /**
- * The sections of the file written before (earlier runs, what a round changed: kept by hand),
- * each ending in a blank line; the old "How each figure is measured" goes, this run writes its own.
+ * The sections of the file kept by hand ("What limits each figure"), each ending in a blank line.
+ * The table and "How each figure is measured" are this run's; the run it replaces is not kept:
+ * the file describes the code as it is, and a change is compared in one run against the code
+ * before it.
  */
 function handKeptSections(file: string): string[] {
   if (!existsSync(file)) return [];
-  const [top = '', ...sections] = readFileSync(file, 'utf8').split(/^(?=## )/m);
-  // The run this one replaces stays below it, so a round's before and after can be compared.
-  const previous = top.slice(top.indexOf('- Date:')).trimEnd();
-  const kept = top.includes('- Date:')
-    ? [`## The previous run (before the one above)\n\n${previous}\n`]
-    : [];
-  return kept
-    .concat(sections)
+  const [, ...sections] = readFileSync(file, 'utf8').split(/^(?=## )/m);
+  return sections
     .filter((section) => !section.startsWith('## How each figure is measured'))
     .map((section) => `${section.trimEnd()}\n`);
 }

@@ -28,10 +28,13 @@ describe('window.paydesk in the page', () => {
     const keys = await h.page.evaluate(() => Object.keys(window.paydesk!).sort());
     expect(keys).toEqual([
       'app',
+      'backups',
       'batches',
       'cards',
       'journal',
       'keys',
+      'lifecycle',
+      'network',
       'on',
       'orders',
       'payLinks',
@@ -39,6 +42,7 @@ describe('window.paydesk in the page', () => {
       'profiles',
       'recurring',
       'session',
+      'support',
       'team',
       'tools',
       'version',

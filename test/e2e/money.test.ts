@@ -44,6 +44,8 @@ describe('navigation', () => {
   it('groups the screens by what people do, each a link with its name, reachable by Tab', async () => {
     await h.open('#/lookup');
     const nav = page.getByRole('navigation', { name: 'Screens' });
+    // The frame shows once main says the start is over (lifecycle.state): wait for it.
+    await nav.getByRole('heading', { name: 'Settings' }).waitFor();
     const groups = await nav.getByRole('heading').allTextContents();
     expect(groups).toEqual([
       'Orders',

@@ -18,7 +18,7 @@ import { postgresForTests, startCluster, type PgCluster } from '../support/postg
 import type { Person } from '../support/team';
 import { FENCE_STATES, fenceProblems, seedDesk, walkFence, type Need } from './shots/fence';
 import { lookUp } from './shots/orders';
-import { EARLIER_BATCH, teamDesk } from './shots/team';
+import { EARLIER_BATCH, shareDeskSandbox, teamDesk } from './shots/team';
 
 const withPostgres = postgresForTests('the role fence browser tests');
 
@@ -175,6 +175,8 @@ describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () 
       const h = await teamDesk(cluster, team, person, 'Walk-1');
       h.page.setDefaultTimeout(15_000);
       try {
+        // The team shares this desk's sandbox: the fence is the person's group, not the profile.
+        await shareDeskSandbox(h, team, `Walk-${person}`);
         const seeded = await seedDesk(h);
         expect(await walkFence(h, seeded, reasons)).toEqual({});
       } finally {
@@ -189,6 +191,7 @@ describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () 
     const h = await teamDesk(cluster, team, 'bob', 'Front-2');
     const { page } = h;
     page.setDefaultTimeout(15_000);
+    await shareDeskSandbox(h, team, 'Front-2');
     const moveBob = (from: string, to: string) =>
       cluster.asSuperuser((su) => su.query(`REVOKE ${from} FROM bob; GRANT ${to} TO bob`));
     try {

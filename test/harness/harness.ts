@@ -97,7 +97,7 @@ async function serveRenderer(): Promise<{ origin: string; close(): Promise<void>
 export interface SavedFile {
   name: string;
   content: string;
-  kind: 'pem' | 'csv';
+  kind: 'pem' | 'csv' | 'sql' | 'json';
 }
 
 export interface Harness {
@@ -146,13 +146,16 @@ const SAME_PIXELS_ARGS = [
 ];
 
 let sharedBrowser: Promise<Browser> | undefined;
-function browser(headless: boolean): Promise<Browser> {
+async function browser(headless: boolean): Promise<Browser> {
   if (!headless)
     return chromium.launch({
       executablePath: '/usr/bin/chromium',
       headless: false,
       args: CHROMIUM_ARGS,
     });
+  // One left open by an earlier file that has since gone (crashed, killed) is launched again.
+  if (sharedBrowser && !(await sharedBrowser.catch(() => undefined))?.isConnected())
+    sharedBrowser = undefined;
   sharedBrowser ??= chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
@@ -161,7 +164,14 @@ function browser(headless: boolean): Promise<Browser> {
   return sharedBrowser;
 }
 
+/**
+ * Done with the headless browser. In a test worker that several files share
+ * (PAYDESK_SHARED_WORKER, set by vitest.config.ts) it stays open for the next file, whose pages
+ * get a context of their own, and Playwright closes it when the worker exits: one Chromium per
+ * worker rather than one per file. Anywhere else it is closed now.
+ */
 export async function closeSharedBrowser(): Promise<void> {
+  if (process.env.PAYDESK_SHARED_WORKER === '1') return;
   if (sharedBrowser) await (await sharedBrowser).close();
   sharedBrowser = undefined;
 }

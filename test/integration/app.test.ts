@@ -4,6 +4,7 @@
 
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -99,18 +100,56 @@ describe('first start', () => {
     });
   });
 
-  it('a second start keeps the profile, its key and the sandbox orders, on a new port', async () => {
+  it('a second start keeps the profile, its key, the sandbox orders and its address', async () => {
     const first = await start();
     const [before] = await first.profiles.list();
+    const address = first.report.sandbox.running ? first.report.sandbox.baseUrl : '';
+    expect(before!.baseUrl).toBe(address);
     await first.close();
     services = undefined;
     const second = await start();
-    expect(second.report).toMatchObject({ firstRun: false, sandbox: { running: true } });
+    // The same address: a profile copied from the Sandbox (a teammate's, a shared one) still works.
+    expect(second.report).toMatchObject({
+      firstRun: false,
+      sandbox: { running: true, baseUrl: address },
+    });
+    expect(second.report.sandbox).not.toHaveProperty('message');
     const [after] = await second.profiles.list();
-    expect(after).toMatchObject({ id: before!.id, keyFingerprint: before!.keyFingerprint });
+    expect(after).toMatchObject({
+      id: before!.id,
+      keyFingerprint: before!.keyFingerprint,
+      baseUrl: address,
+    });
     await expect(
       second.orders.lookup(after!.id, { client_orderid: 'demo-auth-2001' }),
     ).resolves.toMatchObject({ transactionType: 'preauth' });
+  });
+
+  it('a port taken by another program: the sandbox moves, the profile follows, and a sentence says so', async () => {
+    const first = await start();
+    const [before] = await first.profiles.list();
+    const port = Number(new URL(before!.baseUrl).port);
+    await first.close();
+    services = undefined;
+    const squatter = createServer((_req, res) => res.end('another program'));
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    try {
+      const second = await start();
+      const report = second.report.sandbox;
+      expect(report.running).toBe(true);
+      const moved = report.running ? report.baseUrl : '';
+      expect(new URL(moved).port).not.toBe(String(port));
+      expect(report.message).toBe(
+        `The built-in sandbox could not keep its address: port ${port} on this computer is taken by another program, so it runs at ${moved} for now. The Sandbox profile follows it; a profile you copied from it still names port ${port}. Close the other program and restart Paydesk to get the old address back.`,
+      );
+      const [after] = await second.profiles.list();
+      expect(after!.baseUrl).toBe(moved);
+      await expect(
+        second.orders.lookup(after!.id, { client_orderid: 'demo-auth-2001' }),
+      ).resolves.toMatchObject({ transactionType: 'preauth' });
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
   });
 });
 

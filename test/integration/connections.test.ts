@@ -16,8 +16,7 @@ import { Connections } from '../../main/services/connection';
 import { openDatabase, type Db } from '../../main/store/sqlite/database';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { approvedOrder, SHOP } from '../support/shop';
-
-const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
+import { CONTROL_KEY } from '../support/samples';
 
 function rsaKeys() {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

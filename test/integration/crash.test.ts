@@ -11,15 +11,13 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../main/sandbox';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
-import { MemorySecretStore } from '../../main/secrets';
-import { Connections } from '../../main/services/connection';
-import { OrderService } from '../../main/services/orders/orders';
 import { openDatabase } from '../../main/store/sqlite/database';
 import { Journal } from '../../main/store/sqlite/journal';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
+import { CONTROL_KEY } from '../support/samples';
+import { orderDesk } from '../support/order-desk';
 
-const CONTROL_KEY = 'C0FFEE00-1111-2222-3333-444455556666';
 let dir: string;
 let sandbox: Sandbox;
 
@@ -65,11 +63,12 @@ it('reconciles a refund whose process died before the answer, without sending it
     [
       '--import',
       'tsx',
-      join(import.meta.dirname, 'fixtures', 'refund-then-die.ts'),
+      join(import.meta.dirname, '..', 'support', 'fixtures', 'refund-then-die.ts'),
       file,
       profileId,
       saleId,
       clientOrderId,
+      '3.00',
     ],
     {
       env: { ...process.env, PAYDESK_TEST_CONTROL_KEY: CONTROL_KEY },
@@ -107,17 +106,10 @@ it('reconciles a refund whose process died before the answer, without sending it
   // The next start.
   const again = openDatabase(file);
   const journal = new Journal(again);
-  const secrets = new MemorySecretStore();
-  await secrets.set(profileId, 'control-key', CONTROL_KEY);
-  const service = new OrderService(
-    again,
-    new SqliteJournalPort(again, journal),
-    new Connections(new Profiles(again), secrets),
-    {
-      operator: 'ann',
-      wait: { delayAfter: () => 25, giveUpAfterMs: 20_000 },
-    },
-  );
+  const { orders: service } = await orderDesk(again, new SqliteJournalPort(again, journal), {
+    profileId,
+    wait: { delayAfter: () => 25, giveUpAfterMs: 20_000 },
+  });
   const reconciled = await service.reconcile();
   expect(reconciled.map((e) => e.clientOrderId)).toEqual([clientOrderId]);
   await service.settled(clientOrderId);

@@ -14,15 +14,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { GatewayClient } from '../../main/gateway/client';
 import type { Sandbox } from '../../main/sandbox';
-import { MemorySecretStore } from '../../main/secrets';
-import { Connections } from '../../main/services/connection';
-import { OrderService } from '../../main/services/orders/orders';
+import type { OrderService } from '../../main/services/orders/orders';
 import { openDatabase, type Db } from '../../main/store/sqlite/database';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
+import { CONTROL_KEY } from '../support/samples';
+import { orderDesk } from '../support/order-desk';
 
-const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
 const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
 const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 
@@ -81,17 +80,7 @@ beforeEach(async () => {
     endpointId: '1111',
     login: 'shop',
   }).id;
-  const secrets = new MemorySecretStore();
-  await secrets.set(profileId, 'control-key', CONTROL_KEY);
-  service = new OrderService(
-    db,
-    new SqliteJournalPort(db),
-    new Connections(new Profiles(db), secrets),
-    {
-      operator: 'ann',
-      wait: fast,
-    },
-  );
+  service = (await orderDesk(db, new SqliteJournalPort(db), { profileId, wait: fast })).orders;
   direct = shopClient(sandbox, CONTROL_KEY);
 });
 

@@ -11,16 +11,15 @@ import type { GatewayClient } from '../../main/gateway/client';
 import { TransportError } from '../../main/gateway/errors';
 import type { Sandbox } from '../../main/sandbox';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
-import { MemorySecretStore } from '../../main/secrets';
-import { Connections } from '../../main/services/connection';
-import { OrderService } from '../../main/services/orders/orders';
+import type { OrderService } from '../../main/services/orders/orders';
 import { openDatabase, type Db } from '../../main/store/sqlite/database';
 import { Journal } from '../../main/store/sqlite/journal';
 import { syncFile } from '../../main/store/sqlite/durability';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
+import { CONTROL_KEY } from '../support/samples';
+import { orderDesk } from '../support/order-desk';
 
-const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
 const fast = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
 
 let dir: string;
@@ -31,20 +30,16 @@ let service: OrderService;
 let profileId: string;
 let direct: GatewayClient;
 
-/** `syncWal`: how the journal's WAL is synced to disk (SqliteJournalPort's option). */
-async function newService(syncWal?: (path: string) => Promise<void>): Promise<OrderService> {
-  const secrets = new MemorySecretStore();
-  await secrets.set(profileId, 'control-key', CONTROL_KEY);
-  const profiles = new Profiles(db);
-  return new OrderService(
-    db,
-    new SqliteJournalPort(db, journal, syncWal ? { syncWal } : {}),
-    new Connections(profiles, secrets),
-    {
-      operator: 'ann',
-      wait: fast,
-    },
-  );
+/**
+ * `syncWal`: how the journal's WAL is synced to disk (SqliteJournalPort's option); `wait`: how
+ * the service follows an answer up (quickly by default).
+ */
+async function newService(
+  syncWal?: (path: string) => Promise<void>,
+  wait = fast,
+): Promise<OrderService> {
+  const port = new SqliteJournalPort(db, journal, syncWal ? { syncWal } : {});
+  return (await orderDesk(db, port, { profileId, wait })).orders;
 }
 
 beforeEach(async () => {
@@ -297,6 +292,10 @@ describe('capture, cancel and void', () => {
 describe('start after a crash', () => {
   it('reconciles an entry left in flight by status, without a second request', async () => {
     const orderId = await approvedOrder(direct, 'SALE', '10.00');
+    // A process that dies before it asks: its follow-up would come only after the crash, so
+    // however long this machine takes to get to the restart, the entry is still in flight then.
+    await service.close();
+    service = await newService(undefined, { delayAfter: () => 60_000, giveUpAfterMs: 120_000 });
     const { clientOrderId } = service.openAction();
     await refundWithLostAnswer(orderId, clientOrderId, '1.00');
     await service.close();

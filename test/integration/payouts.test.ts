@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { TransportError } from '../../main/gateway/errors';
 import type { RequestOperation } from '../../main/gateway/operations';
-import { NO_RSA_KEY, type PayoutRequest } from '../../main/services/payouts';
+import { ActionPath } from '../../main/services/action/path';
+import { NO_RSA_KEY, PayoutService, type PayoutRequest } from '../../main/services/payouts';
+import { Profiles } from '../../main/store/sqlite/profiles';
 import { openDesk, type Desk } from '../support/desk';
 import { CARD_PAYOUT } from '../support/samples';
 
@@ -128,6 +130,42 @@ describe('two-step payout (v4 check, then pay)', () => {
       desk.payouts.pay({ ...pay, clientOrderId: desk.path.openAction().clientOrderId }),
     ).rejects.toThrow(/already paid by ann/);
     expect(await desk.payouts.toPay(desk.profileId)).toEqual([]);
+    expect(payouts()).toHaveLength(1);
+    expect(payouts()[0]?.status).toBe('approved');
+  });
+
+  it('four eyes: the person who checked it is refused the pay, saying why; a colleague pays it', async () => {
+    const profiles = new Profiles(desk.db);
+    profiles.update(desk.profileId, { ...profiles.require(desk.profileId), payoutFourEyes: true });
+    const check = payout();
+    await desk.payouts.check(check);
+    await desk.path.settled(check.clientOrderId);
+    const pay = (payouts: PayoutService) =>
+      payouts.pay({
+        profileId: desk.profileId,
+        checkClientOrderId: check.clientOrderId,
+        clientOrderId: desk.path.openAction().clientOrderId,
+      });
+    await expect(pay(desk.payouts)).rejects.toThrow(
+      'You (ann) checked this payout, and the profile "Shop" wants payouts paid by someone other than who checked them. Ask another finance colleague to pay it.',
+    );
+    expect(payouts()[0]?.orderStage).toBe('payout_checked');
+    expect(desk.journal.search({ operation: 'PAYOUT_V4_PAY' }).total).toBe(0);
+
+    const bob = new ActionPath(desk.port, desk.connections, {
+      operator: 'bob',
+      wait: { delayAfter: () => 25, giveUpAfterMs: 20_000 },
+    });
+    try {
+      const { entry } = await pay(new PayoutService(bob));
+      expect(await bob.settled(entry.clientOrderId)).toMatchObject({
+        state: 'final',
+        status: 'approved',
+        operator: 'bob',
+      });
+    } finally {
+      await bob.close();
+    }
     expect(payouts()).toHaveLength(1);
     expect(payouts()[0]?.status).toBe('approved');
   });

@@ -53,6 +53,18 @@ describe.skipIf(!status.usable)('the real OS keychain', () => {
     expect(await keytar.findCredentials(service)).toEqual([]);
   });
 
+  it("tells a profile's secret from the team's password, for the start's evidence", async () => {
+    expect(await store.holdsProfileSecrets()).toBe(false);
+    await store.set('team-journal', 'team-password', 'pw-only');
+    expect(await store.holdsProfileSecrets()).toBe(false);
+    const profileId = randomUUID();
+    await store.set(profileId, 'control-key', 'CK');
+    expect(await store.holdsProfileSecrets()).toBe(true);
+    await store.delete(profileId, 'control-key');
+    await store.delete('team-journal', 'team-password');
+    expect(await store.holdsProfileSecrets()).toBe(false);
+  });
+
   it('leaves no probe entry behind', async () => {
     expect(await store.probe()).toEqual({ usable: true });
     expect(await keytar.findCredentials(service)).toEqual([]);

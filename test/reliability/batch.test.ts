@@ -14,14 +14,8 @@ import { openDatabase } from '../../main/store/sqlite/database';
 import { Batches } from '../../main/store/sqlite/batches';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { approvedOrder, SHOP, shopClient } from '../support/shop';
-import {
-  CONTROL_KEY,
-  createDesk,
-  startUnforgivingSandbox,
-  summary,
-  unforgiving,
-  until,
-} from './support';
+import { CONTROL_KEY, createDesk, startUnforgivingSandbox, summary, unforgiving } from './support';
+import { until } from '../support/wait';
 
 const SALES = 400;
 const PREAUTHS = 200;

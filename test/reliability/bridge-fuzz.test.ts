@@ -273,6 +273,12 @@ function plausible(field: string, options: { realProfile: boolean }): fc.Arbitra
         { weight: 3, arbitrary: fc.constantFrom('paydesk', 'Front-1') },
         { weight: 1, arbitrary: hostileString },
       );
+    case 'folder':
+      // Inside this test's own folder, or refused (relative, empty): nothing is made elsewhere.
+      return fc.oneof(
+        fc.constantFrom(join(dataDir, 'other-backups'), 'relative/backups', '', ' '),
+        hostileString.filter((text) => !text.trim().startsWith('/') && !/^[A-Za-z]:/.test(text)),
+      );
     case 'caPem':
       return fc.constantFrom(
         '',
@@ -325,6 +331,12 @@ const ACTION_FIELDS = ['profileId', 'orderid', 'clientOrderId', 'amount', 'reaso
 /** The top-level fields of each call's request; the test fails when a call has none listed. */
 const SHAPES: Record<string, string[]> = {
   'app.status': [],
+  'lifecycle.state': [],
+  'lifecycle.retryKeychain': [],
+  'lifecycle.skipKeychain': [],
+  'network.trustedCa': [],
+  'network.saveTrustedCa': ['pem'],
+  'network.clearTrustedCa': [],
   'profiles.list': [],
   'profiles.create': PROFILE_FIELDS,
   'profiles.update': ['id', 'profile'],
@@ -391,9 +403,16 @@ const SHAPES: Record<string, string[]> = {
   'team.test': TEAM_FIELDS,
   'team.use': TEAM_FIELDS,
   'team.stop': [],
+  'team.saveSetupSql': [],
   'team.refreshProfiles': [],
   'team.planLocalJournalUpload': ['profileMap'],
   'team.uploadLocalJournal': ['profileMap'],
+  'backups.status': [],
+  'backups.backUpNow': [],
+  'backups.setFolder': ['folder'],
+  'backups.restore': ['name'],
+  'backups.startNewJournal': [],
+  'support.saveBundle': [],
 };
 
 function shaped(fields: string[], options: { realProfile: boolean }): fc.Arbitrary<unknown> {

@@ -27,8 +27,8 @@ import { Journal } from '../../main/store/sqlite/journal';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
 import { probeApp, type ProbeInput, type ProbeOutcome } from './support/probe-app';
+import { CONTROL_KEY } from '../support/samples';
 
-const CONTROL_KEY = 'FA017000-1111-2222-3333-444455556666';
 const NOBODY = 65_534;
 let sandbox: Sandbox;
 let orderid: string;

@@ -13,12 +13,12 @@ import {
   CONTROL_KEY,
   createDesk,
   reversalsOf,
-  sleep,
   startUnforgivingSandbox,
   summary,
   unforgiving,
   type Desk,
 } from './support';
+import { sleep } from '../support/wait';
 
 let sandbox: Sandbox;
 let desk: Desk;

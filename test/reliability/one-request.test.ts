@@ -22,9 +22,9 @@ import {
   startUnforgivingSandbox,
   summary,
   unforgiving,
-  until,
   type Desk,
 } from './support';
+import { until } from '../support/wait';
 
 const tally = { tried: 0, held: 0 };
 afterAll(() => summary('one-action-one-request', tally.tried, tally.held));

@@ -21,8 +21,8 @@ import {
   startUnforgivingSandbox,
   summary,
   unforgiving,
-  until,
 } from './support';
+import { until } from '../support/wait';
 
 const ROUNDS = 3;
 let held = 0;
@@ -55,7 +55,7 @@ async function refundThenDie(
     [
       '--import',
       'tsx',
-      join(import.meta.dirname, 'fixtures', 'refund-then-die.ts'),
+      join(import.meta.dirname, '..', 'support', 'fixtures', 'refund-then-die.ts'),
       file,
       profileId,
       orderId,

@@ -13,14 +13,8 @@ import { expect, it } from 'vitest';
 
 import { formatMinor } from '../../main/gateway/amount';
 import { approvedOrder, SHOP, shopClient } from '../support/shop';
-import {
-  CONTROL_KEY,
-  createDesk,
-  startUnforgivingSandbox,
-  summary,
-  unforgiving,
-  until,
-} from './support';
+import { CONTROL_KEY, createDesk, startUnforgivingSandbox, summary, unforgiving } from './support';
+import { until } from '../support/wait';
 import type { Plan } from './fixtures/refund-worker';
 
 const ORDERS = Number(process.env.PAYDESK_SOAK_ORDERS ?? 200);

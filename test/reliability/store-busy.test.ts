@@ -17,8 +17,8 @@ import { Journal } from '../../main/store/sqlite/journal';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { channelOf } from '../../common/contract';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
+import { CONTROL_KEY } from '../support/samples';
 
-const CONTROL_KEY = 'B0B0B0B0-1111-2222-3333-444455556666';
 const PER_PROCESS = 10;
 let sandbox: Sandbox;
 let dir: string;

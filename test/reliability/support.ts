@@ -9,17 +9,18 @@ import { join } from 'node:path';
 import type { ClientOptions } from '../../main/gateway/client';
 import { startSandbox, type Sandbox } from '../../main/sandbox';
 import type { Misbehaviour } from '../../main/sandbox';
-import { MemorySecretStore } from '../../main/secrets';
-import { Connections, defaultClientFactory } from '../../main/services/connection';
-import { OrderService, type OrderServiceOptions } from '../../main/services/orders/orders';
+import { defaultClientFactory } from '../../main/services/connection';
+import type { OrderService, OrderServiceOptions } from '../../main/services/orders/orders';
 import { openDatabase, type Db } from '../../main/store/sqlite/database';
 import { Journal } from '../../main/store/sqlite/journal';
 import type { JournalPort } from '../../main/store/journal/port';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { SHOP } from '../support/shop';
+import { CONTROL_KEY } from '../support/samples';
+import { orderDesk } from '../support/order-desk';
 
-export const CONTROL_KEY = 'D00DFEED-1111-2222-3333-444455556666';
+export { CONTROL_KEY };
 
 /** Both switches of a gateway that forgives nothing, on top of any other misbehaviour. */
 export function unforgiving(
@@ -87,16 +88,13 @@ export function createDesk(sandbox: Sandbox): Desk {
       const { timeoutMs, clientOptions, journal: makeJournal, ...rest } = options;
       const db = openDatabase(file);
       const journal = makeJournal ? makeJournal(db) : new Journal(db);
-      const secrets = new MemorySecretStore();
-      await secrets.set(profileId, 'control-key', CONTROL_KEY);
-      const connections = new Connections(
-        new Profiles(db),
-        secrets,
-        defaultClientFactory({ ...clientOptions, ...(timeoutMs ? { timeoutMs } : {}) }),
-      );
       const port = new SqliteJournalPort(db, journal);
-      const service = new OrderService(db, port, connections, {
-        operator: 'ann',
+      const { orders: service } = await orderDesk(db, port, {
+        profileId,
+        clientFactory: defaultClientFactory({
+          ...clientOptions,
+          ...(timeoutMs ? { timeoutMs } : {}),
+        }),
         wait: FAST_WAIT,
         quarantineMs: 3_000,
         ...rest,
@@ -121,17 +119,6 @@ export function reversalsOf(sandbox: Sandbox, orderId: string) {
   return sandbox
     .orders(SHOP.endpointId)
     .filter((o) => o.kind === 'reversal' && o.parentOrderId === orderId);
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `check` holds, polling; bounded. */
-export async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 /** One line a reader sees without reading the tests: tried and held. */

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { saleFields, startHarness, type Harness } from './harness';
+import { sleep } from '../support/wait';
 
 let h: Harness | undefined;
 let receiver: Server | undefined;
@@ -18,8 +19,6 @@ afterEach(async () => {
   await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
   receiver = undefined;
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('due work', () => {
   it('reports the final status once the delay has passed, though the tick has not run', async () => {

@@ -12,8 +12,10 @@ import type { RequestOperation } from '../../main/gateway/operations';
 import type { Credentials, PreparedRequest } from '../../main/gateway/request';
 import { parseBody } from '../../main/gateway/response';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../main/sandbox';
+import { CONTROL_KEY } from '../support/samples';
 
-export const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
+export { CONTROL_KEY };
+
 // Long, so nothing becomes final by itself while a test looks: tests move the clock instead.
 export const DELAY_MS = 60_000;
 

@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { GatewayClient } from '../../main/gateway/client';
 import { generateKeyPair, type KeyMaterial } from '../../main/keys';
 import { startSandbox, type Sandbox } from '../../main/sandbox';
-import { MemorySecretStore } from '../../main/secrets';
-import { ActionPath } from '../../main/services/action/path';
+import type { ActionPath } from '../../main/services/action/path';
 import { CardService } from '../../main/services/cards';
-import { Connections } from '../../main/services/connection';
-import { OrderService } from '../../main/services/orders/orders';
+import type { Connections } from '../../main/services/connection';
+import type { OrderService } from '../../main/services/orders/orders';
 import { PayLinkService } from '../../main/services/paylinks';
 import { PayoutService } from '../../main/services/payouts';
 import { RecurringService } from '../../main/services/recurring';
@@ -23,8 +22,8 @@ import type { JournalPort } from '../../main/store/journal/port';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { SHOP } from './shop';
-
-export const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
+import { CONTROL_KEY } from './samples';
+import { orderDesk } from './order-desk';
 
 let sharedKey: Promise<KeyMaterial> | undefined;
 /** One RSA-2048 key per test file: generating one is the slow part. */
@@ -42,6 +41,8 @@ export interface Desk {
   profileId: string;
   profileWithoutKey: string;
   path: ActionPath;
+  /** The desk's profiles and keychain, for a second person's action path on the same desk. */
+  connections: Connections;
   orders: OrderService;
   payouts: PayoutService;
   cards: CardService;
@@ -69,15 +70,12 @@ export async function openDesk(now?: () => Date): Promise<Desk> {
   const profileId = profiles.create({ name: 'Shop', ...base }).id;
   profiles.attachKey(profileId, key.fingerprint);
   const profileWithoutKey = profiles.create({ name: 'Shop v2', ...base }).id;
-  const secrets = new MemorySecretStore();
-  for (const id of [profileId, profileWithoutKey])
-    await secrets.set(id, 'control-key', CONTROL_KEY);
-  await secrets.set(profileId, 'rsa-private-key', key.privateKeyPkcs8Pem);
-  const connections = new Connections(profiles, secrets);
-  const path = new ActionPath(port, connections, {
-    operator: 'ann',
+  const { secrets, connections, path, orders } = await orderDesk(db, port, {
+    profileId,
     wait: { delayAfter: () => 25, giveUpAfterMs: 20_000 },
   });
+  await secrets.set(profileWithoutKey, 'control-key', CONTROL_KEY);
+  await secrets.set(profileId, 'rsa-private-key', key.privateKeyPkcs8Pem);
   const cards = new CardService(path, connections, now);
   return {
     dir,
@@ -88,7 +86,8 @@ export async function openDesk(now?: () => Date): Promise<Desk> {
     profileId,
     profileWithoutKey,
     path,
-    orders: new OrderService(db, port, connections, { operator: 'ann' }, path),
+    connections,
+    orders,
     payouts: new PayoutService(path),
     cards,
     recurring: new RecurringService(path, cards, now),

@@ -84,6 +84,7 @@ export async function teamHarness(cluster: PgCluster, database: string): Promise
       return new PgJournal(pool, {
         desk,
         where: `PostgreSQL at ${cluster.host}:${cluster.port}`,
+        names: { login: person, database },
         ...options,
       });
     },

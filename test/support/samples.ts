@@ -3,6 +3,12 @@
 
 import type { RequestOperation } from '../../main/gateway/operations';
 
+/**
+ * The shop's control key, the one of the worked example in gateway-notes.md: every test and
+ * bench that signs as the shop uses it.
+ */
+export const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
+
 export const TEST_CARD = {
   credit_card_number: '4444555566661111',
   card_printed_name: 'JOHN SMITH',

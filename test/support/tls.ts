@@ -22,3 +22,48 @@ export function selfSignedCertificate(): { key: string; cert: string } {
     cert: forge.pki.certificateToPem(cert),
   };
 }
+
+/**
+ * A private certificate authority and a server certificate for 127.0.0.1 it signed: what a
+ * company's TLS-inspecting proxy presents. Only `caCert` is what a person would paste.
+ */
+export function privateCaChain(): { caCert: string; key: string; cert: string } {
+  const caKeys = forge.pki.rsa.generateKeyPair(2048);
+  const ca = forge.pki.createCertificate();
+  ca.publicKey = caKeys.publicKey;
+  ca.serialNumber = '01';
+  ca.validity.notBefore = new Date(Date.now() - 60_000);
+  ca.validity.notAfter = new Date(Date.now() + 24 * 3600_000);
+  const caName = [
+    { name: 'commonName', value: 'Example Corp TLS Inspection CA' },
+    { name: 'organizationName', value: 'Example Corp' },
+  ];
+  ca.setSubject(caName);
+  ca.setIssuer(caName);
+  ca.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+  ]);
+  ca.sign(caKeys.privateKey, forge.md.sha256.create());
+
+  const keys = forge.pki.rsa.generateKeyPair(2048);
+  const leaf = forge.pki.createCertificate();
+  leaf.publicKey = keys.publicKey;
+  leaf.serialNumber = '02';
+  leaf.validity.notBefore = new Date(Date.now() - 60_000);
+  leaf.validity.notAfter = new Date(Date.now() + 24 * 3600_000);
+  leaf.setSubject([{ name: 'commonName', value: '127.0.0.1' }]);
+  leaf.setIssuer(caName);
+  leaf.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
+  ]);
+  leaf.sign(caKeys.privateKey, forge.md.sha256.create());
+  return {
+    caCert: forge.pki.certificateToPem(ca),
+    key: forge.pki.privateKeyToPem(keys.privateKey),
+    cert: forge.pki.certificateToPem(leaf),
+  };
+}

@@ -60,17 +60,41 @@ describe.skipIf(!withPostgres)('opening the team journal (real PostgreSQL)', () 
     }
   });
 
-  it('a wrong password, or a login in no Paydesk group: NOT_ALLOWED, saying who can fix it', async () => {
+  it('a wrong password: says the password is wrong, and where to type it again', async () => {
     const wrong = await rejection(openTeamJournal(settings('ann', 'not-her-password')));
-    expect(wrong).toMatchObject({ code: 'NOT_ALLOWED' });
-    expect(wrong.message).toContain('password authentication failed for user "ann"');
+    expect(wrong).toMatchObject({ code: 'NOT_ALLOWED', retryable: false });
+    expect(wrong.message).toBe(
+      `The password for ann on PostgreSQL at 127.0.0.1:${cluster.port} is wrong (password authentication failed for user "ann"). Type it again in Settings -> Team journal; if you do not know it, ask your database administrator to set a new one.`,
+    );
+  });
 
+  it('an unknown database: says to check the database name', async () => {
+    const unknown = await rejection(openTeamJournal(settings('ann', passwordOf('ann'), 'paydsk')));
+    expect(unknown).toMatchObject({ code: 'FAILED', retryable: false });
+    expect(unknown.message).toBe(
+      `There is no database paydsk on PostgreSQL at 127.0.0.1:${cluster.port} (database "paydsk" does not exist). Check the database name in Settings -> Team journal: it is the one your database administrator set up for Paydesk (often paydesk).`,
+    );
+  });
+
+  it('a login in no Paydesk group: says which group to ask for, and how', async () => {
     await cluster.asSuperuser((su) => su.query(`CREATE ROLE drifter LOGIN PASSWORD 'drifter-pw'`));
     const outsider = await rejection(openTeamJournal(settings('drifter', 'drifter-pw')));
     expect(outsider).toBeInstanceOf(StoreError);
     expect(outsider).toMatchObject({ code: 'NOT_ALLOWED' });
     expect(outsider.message).toBe(
-      `The login drifter is in none of the Paydesk groups (paydesk_support, paydesk_finance, paydesk_admin) on PostgreSQL at 127.0.0.1:${cluster.port}, so it may not read or write the team journal. Ask your database administrator to add it to one (docs/team.md, "A person's login").`,
+      `The login drifter is in none of the Paydesk groups (paydesk_support, paydesk_finance, paydesk_admin) on PostgreSQL at 127.0.0.1:${cluster.port}, so it may not read or write the team journal. Ask your database administrator to add it to the group for your work: paydesk_support to look orders up and read the journal, paydesk_finance to move money too, paydesk_admin to change the shared profiles and keys (for example GRANT paydesk_finance TO drifter;).`,
+    );
+  });
+
+  it('a database closed to PUBLIC that the groups may not connect to: says what to grant', async () => {
+    await cluster.asSuperuser(async (su) => {
+      await su.query('CREATE DATABASE closed');
+      await su.query('REVOKE CONNECT ON DATABASE closed FROM PUBLIC');
+    });
+    const closed = await rejection(openTeamJournal(settings('ann', passwordOf('ann'), 'closed')));
+    expect(closed).toMatchObject({ code: 'NOT_ALLOWED' });
+    expect(closed.message).toContain(
+      'Ask your database administrator to run GRANT CONNECT ON DATABASE closed TO paydesk_support, paydesk_finance, paydesk_admin;',
     );
   });
 

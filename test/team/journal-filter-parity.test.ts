@@ -6,8 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { JournalFilter } from '../../main/store/journal/filter';
-import type { JournalPort, NewJournalEntry } from '../../main/store/journal/port';
+import {
+  JournalError,
+  type JournalPort,
+  type NewJournalEntry,
+} from '../../main/store/journal/port';
 import { journalAdapters, OPERATOR, type PortHarness } from '../support/journal-ports';
+import { rejection } from '../support/team';
 
 const adapters = journalAdapters('the journal filter parity tests on PostgreSQL');
 const postgres = adapters.find((a) => a.name === 'PostgreSQL')!;
@@ -137,18 +142,33 @@ const FILTERS: JournalFilter[] = [
   { email: 'buyer@example.com', operation: 'capture', profileId: SHOP, from: '2026-03-02' },
 ];
 
-/** What a store's journal shows for each filter: the page, its total, and the export's order. */
+/**
+ * What a store's journal shows for each filter: the page, its total, the export's order, and
+ * the pages of two at every offset (PostgreSQL counts the older half from the oldest).
+ */
 async function answers(journal: JournalPort) {
-  const out: { filter: JournalFilter; page: string[]; total: number; exported: string[] }[] = [];
+  const out: {
+    filter: JournalFilter;
+    page: string[];
+    total: number;
+    exported: string[];
+    byTwo: string[][];
+  }[] = [];
   for (const filter of FILTERS) {
     const page = await journal.search(filter, 0, 100);
     const exported: string[] = [];
     for await (const entry of journal.iterate(filter)) exported.push(entry.clientOrderId);
+    const byTwo: string[][] = [];
+    for (let offset = 0; offset <= page.total; offset++) {
+      const two = await journal.search(filter, offset, 2);
+      byTwo.push(two.rows.map((e) => e.clientOrderId));
+    }
     out.push({
       filter,
       page: page.rows.map((e) => e.clientOrderId),
       total: page.total,
       exported,
+      byTwo,
     });
   }
   return out;
@@ -188,6 +208,21 @@ describe.skipIf(postgres.skip)('the journal filter on SQLite and PostgreSQL', ()
     }
   });
 
+  it('refuses a from or to that is not a time, on both stores, with the same sentence', async () => {
+    for (const harness of opened) {
+      for (const [label, filter, value] of [
+        ['From', { from: 'yesterday' }, 'yesterday'],
+        ['To', { to: '2026-02-30' }, '2026-02-30'],
+      ] as const) {
+        const refused = await rejection(harness.port.search(filter, 0, 10));
+        expect(refused).toBeInstanceOf(JournalError);
+        expect(refused.message).toBe(
+          `The journal filter's ${label} (${value}) is not a time: write a date such as 2026-03-14, or a date and time such as 2026-03-14T09:30; without Z or an offset (+01:00) it is read in this desk's time zone.`,
+        );
+      }
+    }
+  });
+
   it('every filter, alone and combined, gives the same entries on both stores', () => {
     const sqlite = seen.get('SQLite')!;
     const pg = seen.get('PostgreSQL')!;
@@ -196,6 +231,7 @@ describe.skipIf(postgres.skip)('the journal filter on SQLite and PostgreSQL', ()
       expect.soft(pg[i]).toEqual(a);
       expect(a.exported).toEqual(a.page);
       expect(a.total).toBe(a.page.length);
+      expect(a.byTwo).toEqual(a.page.map((_, o) => a.page.slice(o, o + 2)).concat([[]]));
     }
   });
 });

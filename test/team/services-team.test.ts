@@ -22,22 +22,12 @@ import { withOrderLock } from '../../main/store/postgres/order-lock';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import { postgresStore, type TeamStore } from '../support/service-stores';
 import { approvedOrder, SHOP, shopClient } from '../support/shop';
+import { CONTROL_KEY } from '../support/samples';
+import { sleep, until } from '../support/wait';
 
 const withPostgres = postgresForTests('the team service tests');
-const CONTROL_KEY = 'BEEF0000-1111-2222-3333-444455556666';
 const FORGIVE_NOTHING = { noDedupe: true };
 const ROUNDS = 6;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `check` holds, polling every 25 ms; bounded. */
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)', () => {
   let sandbox: Sandbox;
@@ -186,6 +176,7 @@ describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)
     // The refund's answer takes 1.5 s: the desk is killed while its request is at the gateway.
     sandbox.misbehave({ ...FORGIVE_NOTHING, latencyMs: 1_500, operations: ['RETURN'] });
     const clientOrderId = 'pd-killed-' + Date.now().toString(36);
+    const refundsBefore = sandbox.received('RETURN');
     const child = spawn(
       process.execPath,
       [
@@ -207,10 +198,16 @@ describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)
     child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
     const exited = new Promise((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     await until(() => out.includes('entry sending'), 20_000, `the desk's write-ahead (${out})`);
-    await sleep(400); // the request is on its way
+    // On the wire: the gateway has the request, its answer is held back for 1.5 s.
+    await until(
+      () => sandbox.received('RETURN') > refundsBefore,
+      10_000,
+      'the refund at the gateway',
+    );
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
     expect(out).not.toContain('done');
+    expect(out).not.toMatch(/entry (acknowledged|final|unknown|refused)/);
     await until(() => reversals(saleId).length === 1, 5_000, 'the refund at the gateway');
     sandbox.misbehave(FORGIVE_NOTHING);
 
@@ -224,6 +221,16 @@ describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)
     expect(reversals(saleId)).toHaveLength(1);
     const view = await bob.orders.lookup(store.profileId, { orderid: saleId });
     expect(view).toMatchObject({ refunded: '10.00', remainingRefundable: '0.00' });
+    // Every step after the write-ahead is the settling desk's, under its login.
+    const owner = await store.team.team.owner();
+    const { rows } = await owner.query<{ recorded_by: string; desk: string; state: string }>(
+      `SELECT a.recorded_by, a.desk, a.state FROM paydesk.journal_answers a
+         JOIN paydesk.journal j ON j.id = a.journal_id WHERE j.client_orderid = $1 ORDER BY a.id`,
+      [clientOrderId],
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).toMatchObject({ recorded_by: 'bob', desk: 'Back-1' });
+    expect(rows.at(-1)?.state).toBe('final');
   }, 60_000);
 
   it('the database stopped while a refund is at the gateway: it stays pending, said sent, settled once', async () => {

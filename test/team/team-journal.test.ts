@@ -241,7 +241,7 @@ describe.skipIf(!withPostgres)('team journal (real PostgreSQL, one login per per
       expect(refused).toBeInstanceOf(StoreError);
       expect(refused).toMatchObject({ code: 'NOT_ALLOWED', retryable: false });
       expect(refused.message).toMatch(
-        /^The team journal's database refused this \(PostgreSQL at .* said: permission denied for table journal\); nothing was changed\./,
+        /^Your login sam may not write the team journal on PostgreSQL at \S+ \(permission denied for table journal\); nothing was changed\. Only paydesk_finance moves money: ask your database administrator to add it to paydesk_finance if your work needs it\.$/,
       );
     }
     // The courtesy before the gateway is asked anything: the person's own groups, plainly.

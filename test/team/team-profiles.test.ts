@@ -20,6 +20,7 @@ import {
 } from '../support/postgres';
 import { createTeamDatabase, type TeamDb, rejection } from '../support/team';
 import { startDesk, type TestDesk } from './support/team-desk';
+import { CONTROL_KEY } from '../support/samples';
 
 const withPostgres = postgresForTests('the shared profiles tests');
 const run = promisify(execFile);
@@ -31,7 +32,6 @@ const SHOP = {
   endpointId: '1234',
   login: 'shop',
 };
-const CONTROL_KEY = 'CTRL-5F0E2A77-TEAM-SECRET-93B1';
 
 describe.skipIf(!withPostgres)('shared profiles (real PostgreSQL, whole desks)', () => {
   let cluster: PgCluster;

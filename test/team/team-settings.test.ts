@@ -179,6 +179,7 @@ describe.skipIf(!withPostgres)('the team journal from Settings to start (real Po
     expect(current).toEqual({
       settings: settingsOf('ann'),
       passwordSaved: true,
+      keptFromTeam: [],
       file: join(dataDir, 'team.json'),
     });
     expect(JSON.stringify(current)).not.toContain(password);

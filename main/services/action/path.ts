@@ -106,6 +106,12 @@ export class ActionPath {
   readonly inFlight: InFlight;
   /** The tail of the calls made with each action id: the next one waits for it. */
   private readonly byActionId = new Map<string, Promise<unknown>>();
+  /**
+   * Requests this process signed and tried to write ahead, when the write's outcome is not
+   * known (the store's answer was lost, so the clerk was told nothing was sent): if the entry
+   * turns out written, the next press with the same action id sends exactly this request.
+   */
+  private readonly unsent = new Map<string, { client: GatewayClient; prepared: PreparedRequest }>();
 
   constructor(
     readonly journal: JournalPort,
@@ -151,6 +157,8 @@ export class ActionPath {
       throw markNothingSent(error);
     }
     if ('resume' in begun) {
+      const written = await this.sendIfWrittenHere(begun.resume, call);
+      if (written) return written;
       try {
         return await this.resume(begun.resume, call);
       } catch (error) {
@@ -188,6 +196,8 @@ export class ActionPath {
     // A retry of an action already recorded: never send blindly.
     const existing = await this.journal.get(clientOrderId);
     if (existing) return { resume: existing };
+    // Not written after all: the request signed last time is signed afresh below.
+    this.unsent.delete(clientOrderId);
 
     const { client, profile } = await this.connections.clientFor(call.profileId);
     const before = call.before ? await call.before(client, profile) : (undefined as Before);
@@ -216,6 +226,32 @@ export class ActionPath {
       return { entry, decided: prepared };
     };
     const held = call.order?.(before);
+    let signed: PreparedRequest | undefined;
+    const decideHere = (entriesOfOrder: readonly JournalEntry[]) => {
+      const decided = decide(entriesOfOrder);
+      signed = decided.decided;
+      return decided;
+    };
+    try {
+      return await this.writeAhead(call, held, decideHere, client);
+    } catch (error) {
+      // Decided and signed, then the write failed: it may have been written all the same.
+      if (signed) this.unsent.set(clientOrderId, { client, prepared: signed });
+      throw error;
+    }
+  }
+
+  /** The write-ahead: a claim of the held order, or a plain begin; sends nothing. */
+  private async writeAhead<Before>(
+    call: ActionCall<Before>,
+    held: { orderId: string; doing: string } | undefined,
+    decide: (entriesOfOrder: readonly JournalEntry[]) => {
+      entry: NewJournalEntry;
+      decided: PreparedRequest;
+    },
+    client: GatewayClient,
+  ): Promise<Begun> {
+    const { clientOrderId } = call;
     let claim: ClaimResult<PreparedRequest>;
     if (held) {
       // The order held for the rules and the write-ahead: the next window, process or desk to
@@ -237,6 +273,40 @@ export class ActionPath {
     }
     if (claim.claimed) return { resume: claim.claimed };
     return { client, entry: claim.entry, decided: claim.decided };
+  }
+
+  /**
+   * The entry of a write-ahead whose outcome this process did not learn, found written and still
+   * sending under this process's lease: nobody else has sent it (a lease is one process's, and
+   * this one never let it go), so its request is sent now, once. Undefined for any other entry.
+   */
+  private async sendIfWrittenHere<Before>(
+    existing: JournalEntry,
+    call: ActionCall<Before>,
+  ): Promise<ActionResult | undefined> {
+    const unsent = this.unsent.get(existing.clientOrderId);
+    if (!unsent) return undefined;
+    this.unsent.delete(existing.clientOrderId);
+    if (existing.state !== 'sending' || existing.leaseOwner !== this.inFlight.owner)
+      return undefined;
+    const mismatch = call.mismatch?.(existing);
+    if (mismatch) throw markNothingSent(new ServiceError('ACTION_MISMATCH', mismatch));
+    try {
+      // Renewed before it leaves, so no other desk takes it for abandoned meanwhile.
+      await this.journal.lease(existing.clientOrderId, this.inFlight.lease());
+    } catch (error) {
+      this.unsent.set(existing.clientOrderId, unsent);
+      throw markNothingSent(error);
+    }
+    this.options.onEntryChanged?.(existing);
+    try {
+      return {
+        entry: await this.inFlight.send(unsent.client, existing, unsent.prepared),
+        replayed: false,
+      };
+    } catch (error) {
+      throw markDelivery(error, deliveryOfSend(error));
+    }
   }
 
   /** A retry with a client_orderid already in the journal: the same action, never sent again. */

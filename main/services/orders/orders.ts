@@ -18,7 +18,8 @@ import { storeFaultOf, type Db } from '../../store/sqlite/database';
 import { StoreError } from '../../store/errors';
 import type { JournalEntry, JournalPort } from '../../store/journal/port';
 import { RecentOrders, type RecentOrder } from '../../store/sqlite/recent-orders';
-import { ActionPath, type ActionPathOptions, type ActionResult } from '../action/path';
+import type { ActionPath } from '../action/path';
+import { type ActionPathOptions, type ActionResult } from '../action/path';
 import type { Connections } from '../connection';
 import { ServiceError } from '../errors';
 import { refuseCardData } from '../free-text';
@@ -67,9 +68,8 @@ export class OrderService {
     private readonly db: Db,
     private readonly journal: JournalPort,
     private readonly connections: Connections,
-    options: OrderServiceOptions,
     /** The one action path; the app shares it with every other service that moves money. */
-    readonly path: ActionPath = new ActionPath(journal, connections, options),
+    readonly path: ActionPath,
   ) {}
 
   /** A fresh client_orderid for a new action; keep it and send it again on every retry. */

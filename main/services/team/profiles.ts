@@ -19,7 +19,7 @@ import {
   type Profile,
   type ProfileInput,
 } from '../../store/profiles/profile';
-import { TeamMirror, type MirrorReport } from '../../store/sqlite/team-mirror';
+import { TeamMirror, type LeaveReport, type MirrorReport } from '../../store/sqlite/team-mirror';
 import type { Db } from '../../store/sqlite/database';
 
 /** What a desk needs of its open team journal (openTeamJournal's result). */
@@ -99,10 +99,10 @@ export class TeamProfiles {
     return this.refresh({ askWho: !options.whoKnown });
   }
 
-  /** Back to a single desk: every profile, the shared copies included, is local again. */
-  leave(): void {
+  /** Back to a single desk: its own profiles listed again, the team's copies set aside. */
+  leave(): LeaveReport {
     this.link = undefined;
-    this.mirror.leave();
+    return this.mirror.leave();
   }
 
   /** Reads the team's profiles into the mirror; a local profile with the same gateway identity lends its secrets. */
@@ -188,7 +188,8 @@ export class TeamProfiles {
       clean.baseUrl === current.baseUrl &&
       clean.endpointId === current.endpointId &&
       (clean.endpointKind ?? 'endpoint') === current.endpointKind &&
-      clean.login === current.login;
+      clean.login === current.login &&
+      (clean.payoutFourEyes ?? false) === current.payoutFourEyes;
     if (same) return current;
     const info = this.mirror.info(id);
     if (clean.environment !== current.environment && info?.teamKeyFingerprint)

@@ -1,7 +1,7 @@
 // team.json's shape, checked with zod (common/team-contract.ts's schema). Loaded only when a
-// desk reads or writes team.json (main/services/team/settings.ts): zod and the contract's team
-// schemas take 30-90 ms to load, which a desk on its own journal (and every first start) need
-// not pay.
+// desk reads or writes team.json (main/services/team/settings.ts): loading zod and the
+// contract's team schemas is work that a desk on its own journal (and every first start) need
+// not do.
 
 import { z } from 'zod';
 

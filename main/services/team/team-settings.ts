@@ -29,12 +29,19 @@ export class TeamSettingsService {
     private readonly dataDir: string,
     private readonly secrets: SecretStore,
     private readonly options: TeamOpenOptions = {},
+    /** The team's copies this desk keeps set aside (TeamMirror.keptFromTeam). */
+    private readonly keptFromTeam: () => string[] = () => [],
   ) {}
 
   async current(): Promise<SettingsView> {
     const settings = (await readTeamSettings(this.dataDir)) ?? null;
     const passwordSaved = settings ? (await readTeamPassword(this.secrets)) !== undefined : false;
-    return { settings, passwordSaved, file: teamSettingsFile(this.dataDir) };
+    return {
+      settings,
+      passwordSaved,
+      file: teamSettingsFile(this.dataDir),
+      keptFromTeam: this.keptFromTeam(),
+    };
   }
 
   /** Connects, checks and closes: who the login is, its Paydesk groups, the schema's version. */

@@ -6,7 +6,8 @@
 // added to JournalFilter without its condition here does not compile.
 
 import { CUSTOMER_LINK_OPERATIONS } from '../../../common/journal-actions';
-import { IN_FLIGHT, type JournalState } from './types';
+import { FILTER_TIME_HINT, parseFilterTime } from '../../../common/time';
+import { IN_FLIGHT, JournalError, type JournalState } from './types';
 
 export interface JournalFilter {
   /**
@@ -27,7 +28,10 @@ export interface JournalFilter {
   /** What the clerk did (capture, partial-capture, refund, partial-refund, void, cancel-hold). */
   action?: string;
   profileId?: string;
-  /** Timestamps (ISO), inclusive from, exclusive to. */
+  /**
+   * Times, inclusive from, exclusive to: ISO 8601, a date alone or a date and time; without Z or
+   * an offset, in this desk's time zone. Anything else is refused (JournalError).
+   */
   from?: string;
   to?: string;
 }
@@ -76,12 +80,17 @@ export interface FilterDialect {
 
 /**
  * A time as both stores compare it: UTC ISO (SQLite compares created_at as text, PostgreSQL as
- * timestamptz, and they agree only on this form). A date alone is midnight UTC, as in JS; a value
- * that is no time at all is left as given.
+ * timestamptz, and they agree only on this form). A date, or a date and time, without a zone is
+ * read in this desk's time zone (common/time.ts). Anything else is refused with a sentence: as
+ * text SQLite would compare it letter by letter, and PostgreSQL would fail on it.
  */
-function isoTime(value: string): string {
-  const time = new Date(value);
-  return Number.isNaN(time.getTime()) ? value : time.toISOString();
+function isoTime(name: string, value: string): string {
+  const time = parseFilterTime(value);
+  if (!time)
+    throw new JournalError(
+      `The journal filter's ${name === 'from' ? 'From' : 'To'} (${value}) is not a time: write ${FILTER_TIME_HINT}.`,
+    );
+  return time.toISOString();
 }
 
 /** The filter's conditions in the dialect's SQL, to be joined with AND (none: every entry). */
@@ -96,7 +105,7 @@ export function filterConditions(filter: JournalFilter, dialect: FilterDialect):
     if ('when' in condition) {
       clauses.push(condition.when);
     } else if ('time' in condition) {
-      const p = dialect.time(dialect.bind(name, isoTime(String(value))));
+      const p = dialect.time(dialect.bind(name, isoTime(name, String(value))));
       clauses.push(`${condition.time} ${condition.compare} ${p}`);
     } else {
       const p = dialect.bind(name, condition.trim ? String(value).trim() : String(value));

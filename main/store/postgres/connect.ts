@@ -9,6 +9,7 @@ import pg from 'pg';
 
 import { isThisComputer, plainConnectionProblem } from '../../../common/team-contract';
 import { StoreError } from '../errors';
+import { connectionAdvice, notInAGroupMessage } from './advice';
 import { toTeamError } from './errors';
 import { PgJournal } from './journal';
 import { GROUP_ROLES, PG_MIGRATIONS } from './migrations';
@@ -107,9 +108,11 @@ export function connectTeamJournal(
     max: 4,
   });
   pool.on('error', () => undefined);
+  const names = { login: settings.login, database: settings.database };
   const journal = new PgJournal(pool, {
     desk: settings.desk,
     where,
+    names,
     ...(options.claimWaitMs !== undefined ? { claimWaitMs: options.claimWaitMs } : {}),
     ...(options.answerWaitMs !== undefined ? { answerWaitMs: options.answerWaitMs } : {}),
   });
@@ -131,7 +134,7 @@ export function connectTeamJournal(
         throw notInAGroup(settings, where);
       return { login: me.login, roles: me.roles, schemaVersion: version };
     } catch (error) {
-      throw toTeamError(error, where);
+      throw toTeamError(error, where, names);
     }
   };
   let closed: Promise<void> | undefined;
@@ -161,10 +164,7 @@ export async function openTeamJournal(
 }
 
 function notInAGroup(settings: TeamSettings, where: string): StoreError {
-  return problem(
-    'NOT_ALLOWED',
-    `The login ${settings.login} is in none of the Paydesk groups (${GROUP_ROLES.join(', ')}) on ${where}, so it may not read or write the team journal. Ask your database administrator to add it to one (docs/team.md, "A person's login").`,
-  );
+  return problem('NOT_ALLOWED', notInAGroupMessage(settings.login, where));
 }
 
 async function schemaVersion(
@@ -185,8 +185,15 @@ async function schemaVersion(
         'FAILED',
         `The database ${settings.database} (${where}) has no Paydesk team journal. Ask your database administrator to set it up with npm run team:init or docs/team.sql (docs/team.md).`,
       );
-    // The schema is closed to logins in no Paydesk group.
-    if (code === '42501') throw notInAGroup(settings, where);
+    // The schema is closed to logins in no Paydesk group; the database, when CONNECT was
+    // revoked from PUBLIC, to logins the DBA did not grant it.
+    if (code === '42501') {
+      const names = { login: settings.login, database: settings.database };
+      const { message } = error as { message?: string };
+      throw (
+        connectionAdvice(code, message ?? '', where, names, error) ?? notInAGroup(settings, where)
+      );
+    }
     throw error;
   }
 }

@@ -1,10 +1,11 @@
 // Every failure of the team journal's database as what the desk already knows how to show: a
 // StoreError (code, whether trying again may help, a sentence for the person) for the store
-// itself, a JournalError for a refusal of the journal's rules (the triggers' PD001-PD003, a
+// itself, a JournalError for a refusal of the journal's rules (the triggers' PD001-PD005 but PD004, a
 // reused client_orderid). A raw pg error ("Connection terminated unexpectedly", "terminating
 // connection due to administrator command") never reaches a screen.
 
 import { describeStoreProblem, StoreError, type StoreErrorCode } from '../errors';
+import { connectionAdvice, type ConnectionNames } from './advice';
 import { JournalError } from '../journal/types';
 import { TEAM_ERRORS } from './migrations';
 
@@ -63,9 +64,12 @@ function codeOf(sqlState: string, message: string): StoreErrorCode | 'JOURNAL' {
   if (
     sqlState === TEAM_ERRORS.notForward ||
     sqlState === TEAM_ERRORS.rewrite ||
-    sqlState === TEAM_ERRORS.removal
+    sqlState === TEAM_ERRORS.removal ||
+    sqlState === TEAM_ERRORS.unanswered
   )
     return 'JOURNAL';
+  // The quarantine has not ended by the server's clock: asking again later will pass.
+  if (sqlState === TEAM_ERRORS.tooEarly) return 'BUSY';
   // 55P03: lock wait timed out; 40001/40P01: serialization failure, deadlock (try again).
   if (sqlState === '55P03' || sqlState === '40001' || sqlState === '40P01') return 'BUSY';
   if (sqlState.startsWith('23')) return 'CONSTRAINT';
@@ -74,10 +78,11 @@ function codeOf(sqlState: string, message: string): StoreErrorCode | 'JOURNAL' {
 
 /**
  * The error to throw for whatever a call to the team database threw. `where` names the server
- * ("PostgreSQL at db.example.com:5432") in messages. Errors that are not the database's (a
+ * ("PostgreSQL at db.example.com:5432") in messages, `names` the login and database when known
+ * (advice.ts: what to fix, by SQLSTATE). Errors that are not the database's (a
  * service's own refusal thrown inside a claim) come back as they are.
  */
-export function toTeamError(error: unknown, where: string): unknown {
+export function toTeamError(error: unknown, where: string, names: ConnectionNames = {}): unknown {
   if (error instanceof StoreError || error instanceof JournalError) return error;
   if (typeof error !== 'object' || error === null) return error;
   const { code, message } = error as PgLike;
@@ -103,6 +108,15 @@ export function toTeamError(error: unknown, where: string): unknown {
     NETWORK_CODES.has(sqlState) ||
     (sqlState === '' && GONE_MESSAGES.some((m) => text.includes(m)));
   if (!isPg) return error;
+  // A rule of the team's own, said in the database's sentence (the action path adds that
+  // nothing was sent: the pay's entry was refused before its request could leave).
+  if (sqlState === TEAM_ERRORS.fourEyes)
+    return new StoreError('NOT_ALLOWED', text, {
+      cause: error,
+      sqliteCode: `PG_${sqlState}`,
+    });
+  const advised = connectionAdvice(sqlState, text, where, names, error);
+  if (advised) return advised;
   const mapped = codeOf(sqlState, text);
   if (mapped === 'JOURNAL') return new JournalError(text);
   // 23503 on the journal's profile: the entry names a profile the team does not share, which
@@ -116,11 +130,13 @@ export function toTeamError(error: unknown, where: string): unknown {
   const detail =
     mapped === 'UNREACHABLE' || mapped === 'BUSY' ? `${where}: ${text}` : `${where} said: ${text}`;
   const sentence =
-    mapped === 'BUSY'
-      ? `The team journal was busy with another desk's change for too long (${detail}); nothing was changed. Try again in a moment.`
-      : mapped === 'CONSTRAINT' || mapped === 'FAILED'
-        ? `The team journal's database refused or failed this (${detail}); nothing was changed. Send the log to support.`
-        : describeStoreProblem(mapped, '', detail);
+    sqlState === TEAM_ERRORS.tooEarly
+      ? `The team journal keeps this entry pending: ${text} Paydesk asks the gateway again then; nothing was sent.`
+      : mapped === 'BUSY'
+        ? `The team journal was busy with another desk's change for too long (${detail}); nothing was changed. Try again in a moment.`
+        : mapped === 'CONSTRAINT' || mapped === 'FAILED'
+          ? `The team journal's database refused or failed this (${detail}); nothing was changed. Send the log to support.`
+          : describeStoreProblem(mapped, '', detail);
   return new StoreError(mapped, sentence, {
     cause: error,
     ...(sqlState ? { sqliteCode: `PG_${sqlState}` } : {}),

@@ -42,6 +42,7 @@ import {
 import { filterConditions, IN_FLIGHT_SQL, whereOf } from '../journal/filter';
 import { entryOfRow, type JournalRow } from '../journal/row';
 import { redactFields } from '../journal/redact';
+import type { ConnectionNames } from './advice';
 import { toTeamError } from './errors';
 import { OrderBusyError, withOrderLock, type OrderRef } from './order-lock';
 
@@ -50,6 +51,8 @@ export interface PgJournalOptions {
   desk: string;
   /** The server, for messages ("PostgreSQL at db.example.com:5432"). */
   where: string;
+  /** The login and database this desk connects with, for what-to-fix sentences (advice.ts). */
+  names?: ConnectionNames;
   /**
    * How long a claim waits for another desk holding the order before it is refused naming them
    * (default 2 s: a desk holds an order only for its decision and write-ahead, or to record an
@@ -86,7 +89,7 @@ export class PgJournal implements JournalPort {
     try {
       return await work();
     } catch (error) {
-      throw toTeamError(error, this.options.where);
+      throw toTeamError(error, this.options.where, this.options.names);
     }
   }
 
@@ -103,7 +106,7 @@ export class PgJournal implements JournalPort {
     try {
       return await work(client);
     } catch (error) {
-      const mapped = toTeamError(error, this.options.where);
+      const mapped = toTeamError(error, this.options.where, this.options.names);
       if (mapped instanceof StoreError && mapped.code === 'UNREACHABLE') lost ??= error as Error;
       throw error;
     } finally {
@@ -384,18 +387,30 @@ export class PgJournal implements JournalPort {
     return this.guard(() => forTarget(this.pool, orderId));
   }
 
+  /**
+   * One page, newest first. A page in the older half is counted from the oldest entry (and put
+   * newest first): OFFSET steps over every row before the page, so the last page of a million
+   * entries steps over none, not a million, and no page steps over more than half the matches.
+   */
   async search(filter: JournalFilter = {}, offset = 0, limit = 100): Promise<Page<JournalEntry>> {
     const { where, values } = whereClause(filter);
-    const total = await this.query<{ n: string }>(
+    const counted = await this.query<{ n: string }>(
       `SELECT COUNT(*) AS n FROM paydesk.journal ${where}`,
       values,
     );
+    const total = Number(counted.rows[0]?.n ?? 0);
+    const skip = Math.max(0, offset);
+    const take = Math.min(Math.max(1, Math.min(limit, 1000)), total - skip);
+    if (take <= 0) return { rows: [], total, offset, limit };
+    const older = total - skip - take; // matches older than the page
+    const fromOldest = older < skip;
     const { rows } = await this.query<JournalRow>(
-      `SELECT * FROM paydesk.journal ${where} ORDER BY id DESC
+      `SELECT * FROM paydesk.journal ${where} ORDER BY id ${fromOldest ? 'ASC' : 'DESC'}
        LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
-      [...values, Math.max(1, Math.min(limit, 1000)), Math.max(0, offset)],
+      [...values, take, fromOldest ? older : skip],
     );
-    return { rows: rows.map(entryOfRow), total: Number(total.rows[0]?.n ?? 0), offset, limit };
+    if (fromOldest) rows.reverse();
+    return { rows: rows.map(entryOfRow), total, offset, limit };
   }
 
   /**

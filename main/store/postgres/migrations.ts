@@ -16,6 +16,13 @@
 // Secrets never come here: a profile holds the public parts (base URL, endpoint, login, the
 // key's fingerprint); control keys and private keys stay in each desk's OS keychain.
 
+import {
+  MIGRATION_3_DESCRIPTION,
+  MIGRATION_3_SQL,
+  MIGRATION_4_DESCRIPTION,
+  MIGRATION_4_SQL,
+} from './migration-rules';
+
 export const SCHEMA = 'paydesk';
 export const GROUP_ROLES = ['paydesk_support', 'paydesk_finance', 'paydesk_admin'] as const;
 export type GroupRole = (typeof GROUP_ROLES)[number];
@@ -30,6 +37,12 @@ export const TEAM_ERRORS = {
   removal: 'PD003',
   /** An operator or recorder other than the login writing the row (Postgres' own code). */
   forged: '42501',
+  /** "Not received" before the quarantine ended: the gateway may still be processing it. */
+  tooEarly: 'PD004',
+  /** A change of an entry's state without its answer recorded in the same transaction. */
+  unanswered: 'PD005',
+  /** A pay of a payout by the login that checked it, on a profile with four eyes. */
+  fourEyes: 'PD006',
 } as const;
 
 /** Serialises concurrent `team:init` runs (two-key advisory lock: 'PDSK', 0). */
@@ -472,4 +485,6 @@ REVOKE ALL ON FUNCTION paydesk.upload_local_entries(text, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION paydesk.upload_local_entries(text, jsonb) TO paydesk_finance, paydesk_admin;
 `,
   },
+  { version: 3, description: MIGRATION_3_DESCRIPTION, sql: MIGRATION_3_SQL },
+  { version: 4, description: MIGRATION_4_DESCRIPTION, sql: MIGRATION_4_SQL },
 ];

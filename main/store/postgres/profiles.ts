@@ -29,7 +29,7 @@ interface Row extends ProfileRow {
 const toShared = (r: Row): SharedProfile => ({ ...profileOfRow(r), updatedBy: r.updated_by });
 
 const COLUMNS =
-  'id, name, environment, base_url, endpoint_id, endpoint_kind, login, key_fingerprint, created_at, updated_at, updated_by';
+  'id, name, environment, base_url, endpoint_id, endpoint_kind, login, key_fingerprint, payout_four_eyes, created_at, updated_at, updated_by';
 
 export class PgProfiles {
   constructor(

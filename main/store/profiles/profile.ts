@@ -22,6 +22,11 @@ export interface Profile {
   endpointKind: 'endpoint' | 'group';
   login: string;
   keyFingerprint: string | null;
+  /**
+   * Four eyes on two-step payouts: a checked payout is paid by someone other than who checked
+   * it (payouts.ts; on a team journal the database enforces it too).
+   */
+  payoutFourEyes: boolean;
   /** The sandbox Paydesk runs itself; its base URL follows the sandbox's port. */
   embedded: boolean;
   createdAt: string;
@@ -32,7 +37,7 @@ export type ProfileInput = Pick<
   Profile,
   'name' | 'environment' | 'baseUrl' | 'endpointId' | 'login'
 > &
-  Partial<Pick<Profile, 'endpointKind'>>;
+  Partial<Pick<Profile, 'endpointKind' | 'payoutFourEyes'>>;
 
 export interface KeyHistoryEntry {
   fingerprint: string;

@@ -15,6 +15,8 @@ export interface ProfileRow {
   endpoint_kind: Profile['endpointKind'];
   login: string;
   key_fingerprint: string | null;
+  /** SQLite: 0 or 1; PostgreSQL: a boolean. */
+  payout_four_eyes: number | boolean;
   /** SQLite: ISO text; PostgreSQL: a Date. */
   created_at: string | Date;
   updated_at: string | Date;
@@ -35,6 +37,7 @@ export function profileOfRow(r: ProfileRow): ProfileFields {
     endpointKind: r.endpoint_kind,
     login: r.login,
     keyFingerprint: r.key_fingerprint,
+    payoutFourEyes: r.payout_four_eyes === true || r.payout_four_eyes === 1,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
   };
@@ -48,6 +51,7 @@ export const PROFILE_INPUT_COLUMNS = [
   'endpoint_id',
   'endpoint_kind',
   'login',
+  'payout_four_eyes',
 ] as const;
 
 /** A profile input's values for PROFILE_INPUT_COLUMNS, in that order. */
@@ -59,5 +63,7 @@ export function profileValues(input: ProfileInput): string[] {
     input.endpointId,
     input.endpointKind ?? 'endpoint',
     input.login,
+    // Both stores read '1' and '0' as their own true and false.
+    input.payoutFourEyes ? '1' : '0',
   ];
 }

@@ -193,7 +193,12 @@ function readOnlyError(fault: StoreFault, action: string): StoreError {
  * (so profiles and the journal can still be read) or, when even that cannot be read, on an
  * empty database; both refuse every write, and `fault` says what is wrong.
  */
-export function openStore(file: string, options: OpenOptions = {}): Store {
+export function openStore(file: string, options: StoreOptions = {}): Store {
+  // A journal Paydesk knows it had, gone or empty: SQLite would open it as a new, empty one.
+  if (options.absent) {
+    const { code, message } = options.absent;
+    return readOnlyStore(file, { code, file, message }, openEmpty());
+  }
   try {
     if (existsSync(file)) checkIntegrity(file, options);
     const db = openDatabase(file, options);
@@ -201,20 +206,33 @@ export function openStore(file: string, options: OpenOptions = {}): Store {
   } catch (error) {
     const problem = openError(error, file);
     const fault: StoreFault = { code: problem.code, file, message: problem.message };
-    const fallback = openCopy(file) ?? openEmpty();
-    // The backstop: any write that gets past requireWritable() fails with SQLITE_READONLY,
-    // which the handle reports as the fault itself; other errors name the original file.
-    fallback.db.pragma('query_only = ON');
-    const toStore = defaultErrorMapper(file);
-    const db = typedDb(fallback.db, (raw) => {
-      const mapped = toStore(raw);
-      return mapped instanceof StoreError && mapped.code === 'READ_ONLY'
-        ? readOnlyError(fault, 'change anything')
-        : mapped;
-    });
-    faults.set(db, fault);
-    return { db, file, fault, close: () => fallback.close() };
+    return readOnlyStore(file, fault, openCopy(file) ?? openEmpty());
   }
+}
+
+export interface StoreOptions extends OpenOptions {
+  /** Set when the journal is missing or empty although Paydesk had one (journal-file.ts). */
+  absent?: { code: 'MISSING' | 'EMPTY'; message: string };
+}
+
+/** The app read-only on `fallback` (a private copy or an empty database), `fault` saying why. */
+function readOnlyStore(
+  file: string,
+  fault: StoreFault,
+  fallback: { db: Db; close(): void },
+): Store {
+  // The backstop: any write that gets past requireWritable() fails with SQLITE_READONLY,
+  // which the handle reports as the fault itself; other errors name the original file.
+  fallback.db.pragma('query_only = ON');
+  const toStore = defaultErrorMapper(file);
+  const db = typedDb(fallback.db, (raw) => {
+    const mapped = toStore(raw);
+    return mapped instanceof StoreError && mapped.code === 'READ_ONLY'
+      ? readOnlyError(fault, 'change anything')
+      : mapped;
+  });
+  faults.set(db, fault);
+  return { db, file, fault, close: () => fallback.close() };
 }
 
 /** A migrated copy of the file (and its WAL) in a private temp folder, or undefined. */

@@ -22,7 +22,7 @@
 // Everything else (write-ahead entries of actions not on an order, settlements by hand,
 // profiles, keys, batches) keeps SQLite's fsync of every commit.
 
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 
 import type Database from 'better-sqlite3';
 
@@ -56,10 +56,54 @@ export async function syncFile(path: string): Promise<void> {
   }
 }
 
+/** How long a kept WAL file stays open after its last fsync (a burst of refunds keeps it). */
+const KEEP_OPEN_MS = 1_000;
+
+/**
+ * The WAL file kept open between fsyncs, so a flush is one fdatasync and not an open, a sync and
+ * a close. The handle always names the WAL SQLite writes: SQLite deletes a WAL only when its
+ * last connection closes, and a flush follows a commit on a connection that is open. It is
+ * closed after KEEP_OPEN_MS without a flush (a database closed later leaves no open file
+ * behind for long) and after a failed sync (the next flush opens the file again).
+ */
+export class KeptWalFile {
+  private handle: Promise<FileHandle> | undefined;
+  private idle: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly keepOpenMs = KEEP_OPEN_MS,
+    private readonly openFile: (path: string) => Promise<FileHandle> = (path) =>
+      // 'r+': Windows flushes only a handle opened for writing. Nothing is written through it.
+      open(path, 'r+'),
+  ) {}
+
+  readonly sync = async (path: string): Promise<void> => {
+    clearTimeout(this.idle);
+    try {
+      this.handle ??= this.openFile(path);
+      await (await this.handle).datasync();
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+    this.idle = setTimeout(() => void this.close(), this.keepOpenMs);
+    this.idle.unref();
+  };
+
+  /** Closes the file now (the next sync opens it again). */
+  async close(): Promise<void> {
+    clearTimeout(this.idle);
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.then((h) => h.close()).catch(() => undefined);
+  }
+}
+
 /**
  * The fsync of one database's WAL file, off the main thread and shared: a call resolves once an
  * fsync that started after the call has finished, so everything committed before the call is
- * on disk. Calls made while an fsync runs share the next one, which starts when it ends.
+ * on disk. Calls made while an fsync runs share the next one, which starts when it ends. The
+ * file stays open between fsyncs (KeptWalFile) unless another way of syncing is given.
  */
 export class WalSync {
   private running: Promise<void> | undefined;
@@ -67,9 +111,8 @@ export class WalSync {
 
   constructor(
     readonly walPath: string,
-    private readonly sync: (path: string) => Promise<void> = syncFile,
+    private readonly sync: (path: string) => Promise<void> = new KeptWalFile().sync,
   ) {}
-
   /** The WalSync of a database's connection; undefined where there is no WAL to sync. */
   static of(db: Db, sync?: (path: string) => Promise<void>): WalSync | undefined {
     if (db.memory || db.readonly) return undefined;

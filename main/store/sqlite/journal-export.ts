@@ -5,18 +5,18 @@
 // transaction held from its first read to its end (WAL lets the app's connection, and other
 // processes, keep writing meanwhile; the checkpoint waits for the export's end). So an entry
 // written or answered after the export started is not in the file, not even in part, and the
-// count that progress shows is of the same snapshot. (Fixing only the newest id up front, as
-// before, left each batch to be read at its own moment: an older entry could appear in a state
-// it reached after the entries before it were written.)
+// count that progress shows is of the same snapshot. (Fixing only the newest id up front would
+// leave each batch to be read at its own moment: an older entry could appear in a state it
+// reached after the entries before it were written.)
 //
 // The count of a whole large journal is made in pieces (countInPieces), with turns of the
-// event loop between them: one COUNT(*) of a million index entries held the main thread for
-// 58 ms in a fresh process.
+// event loop between them: one COUNT(*) over a million index entries would hold the main thread
+// long enough for the window to notice.
 //
-// Two threads were tried (a worker thread reading alternate slices of ids in the same snapshot;
-// docs/performance.md, session 6): the same bytes, but a Node worker alone adds 18 MiB to the
-// process and the export grew by 61-81 MiB at 100,000 entries (target 64), a worker took
-// 0.15-0.9 s to start, and on two cores that other work keeps busy it made the export no faster.
+// One thread: a worker reading alternate slices of the same snapshot writes the same bytes, but
+// a Node worker costs memory of its own (the export has a memory budget, docs/performance.md)
+// and time to start, and on two cores that other work keeps busy it cannot make the export
+// faster.
 //
 // An in-memory database (tests) cannot be opened twice, nor a file moved away from its folder
 // while the app runs: they are read on the app's connection, and entries newer than the first

@@ -6,7 +6,10 @@
 //   A page near either end steps over at most DIRECT_SKIP ids, counted from that end (the last
 //   page is the first one counted from the oldest). A page deeper in starts from an anchor (keyset:
 //   `id <= anchor`), the id at every ANCHOR_EVERY-th position of the filter's result, all found
-//   by one read of the filter's ids the first time a deep page is asked for.
+//   by one read of the filter's ids the first time a deep page is asked for. So does a page at
+//   an end the filter's dates bound ("last 30 days", its oldest page): no index walks that end
+//   in id order, and counting from it would sort every match in the dates on every call; from
+//   an anchor it steps over fewer than ANCHOR_EVERY ids, at any size of the journal.
 // - The total (COUNT) and the anchors are kept per filter until the journal changes, so paging
 //   through a filter counts once, not once per page.
 // - "The journal changed" is SQLite's own account: total_changes() counts every row written
@@ -136,27 +139,27 @@ export class JournalPages {
       ));
       if (offset >= total) return { rows: [], total };
       const after = total - offset - limit; // rows older than the page
-      if (offset <= this.directSkip) {
-        // No more than the rows there are: a walk in id order asked for more would step over
-        // every entry left in the index looking for them (the last page of a date range).
-        const rows = this.rows(w, 'DESC', '', { limit: Math.min(limit, total - offset), offset });
+      // No more than the rows there are: a walk in id order asked for more would step over
+      // every entry left in the index looking for them.
+      const take = Math.min(limit, total - offset);
+      if (offset <= this.directSkip && byId(w, 'DESC') === 'id') {
+        const rows = this.rows(w, 'DESC', '', { limit: take, offset });
         return { rows, total };
       }
-      if (after <= this.directSkip) {
+      if (after <= this.directSkip && byId(w, 'ASC') === 'id') {
         // Near the end: counted from the oldest, then put newest first.
-        const rows = this.rows(w, 'ASC', '', {
-          limit: after < 0 ? limit + after : limit,
-          offset: Math.max(0, after),
-        });
+        const rows = this.rows(w, 'ASC', '', { limit: take, offset: Math.max(0, after) });
         return { rows: rows.reverse(), total };
       }
+      // Deep in, or at an end the filter's dates bound (where a walk from that end would sort
+      // every match in the dates, on every call): keyset from the anchor at or before the page.
       known.anchors ??= this.anchors(w);
       const k = Math.floor(offset / this.anchorEvery);
       const anchor = known.anchors[k];
       if (anchor === undefined) return { rows: [], total };
       const rows = this.rows(w, 'DESC', 'id <= @anchor', {
         anchor,
-        limit,
+        limit: take,
         offset: offset - k * this.anchorEvery,
       });
       return { rows, total };

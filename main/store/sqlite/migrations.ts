@@ -229,4 +229,20 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE batches ADD COLUMN header TEXT;
   ALTER TABLE batch_rows ADD COLUMN cells TEXT;
   `,
+  // 11: four eyes on two-step payouts, per profile: paid by someone other than who checked it.
+  `
+  ALTER TABLE profiles ADD COLUMN payout_four_eyes INTEGER NOT NULL DEFAULT 0 CHECK (payout_four_eyes IN (0, 1));
+  `,
+  // 12: leaving a team gives the desk back what it had (docs/team-internals.md, "Leaving").
+  // team_copy: the row is the desk's copy of a team's shared profile (made by the mirror), never
+  // the desk's own; after leaving it is set aside under a parked name, team_name keeping the
+  // team's, and comes back if the desk joins again. desk_name: the name the desk gave its own
+  // profile before a shared one took it, given back when the desk leaves.
+  `
+  ALTER TABLE profiles ADD COLUMN team_copy INTEGER NOT NULL DEFAULT 0 CHECK (team_copy IN (0, 1));
+  ALTER TABLE profiles ADD COLUMN team_name TEXT;
+  ALTER TABLE profiles ADD COLUMN desk_name TEXT;
+  UPDATE profiles SET team_copy = 1
+   WHERE team_role = 'shared' OR (team_role = 'set-aside' AND name = '(removed) ' || id);
+  `,
 ];

@@ -4,11 +4,17 @@
 // after an admin's change (main/services/team/profiles.ts). On a team (docs/team.md):
 // - a shared profile is a row with team_role 'shared' and the shared id, the id the team journal
 //   references; key_fingerprint stays this desk's own key, team_key_fingerprint is the team's;
-// - the built-in Sandbox stays a local training profile, listed as before;
+// - the built-in Sandbox stays a local training profile, listed as on a desk of its own;
 // - every other local profile is set aside (team_role 'set-aside'): kept with its journal and
 //   keychain entries, not listed; team_profile_id names the shared profile with the same gateway
 //   identity (base URL, endpoint id, login), if there is one;
-// - a local profile whose name a shared one takes is renamed "<name> (this desk)".
+// - a local profile whose name a shared one takes is renamed "<name> (this desk)" (desk_name
+//   keeps the name it had).
+// Leaving the team is joining undone: the desk's own profiles are listed again under their own
+// names, and the team's copies (team_copy) are set aside under parked names, kept with whatever
+// keys this desk holds for them, shown by name in Settings, and taken up again if the desk
+// rejoins. Nothing the desk had is lost, and no team profile stays behind as an editable local
+// one that nobody would keep in step with the team.
 
 import type { Db } from './database';
 import type { SharedProfile } from '../postgres/profiles';
@@ -31,6 +37,12 @@ export interface SetAsideProfile {
   endpointId: string;
   login: string;
   teamProfileId: string | null;
+}
+
+/** What leaving the team did: the desk's own profiles back, the team's copies set aside. */
+export interface LeaveReport {
+  restored: string[];
+  keptFromTeam: string[];
 }
 
 export interface MirrorReport {
@@ -79,6 +91,13 @@ export class TeamMirror {
           teamProfileId: row.team_profile_id,
         }
       : undefined;
+  }
+
+  /** Whether the profile is the desk's copy of a team's shared profile, not one of its own. */
+  isTeamCopy(id: string): boolean {
+    return (
+      this.db.prepare('SELECT 1 FROM profiles WHERE id = ? AND team_copy = 1').get(id) !== undefined
+    );
   }
 
   /** Local profiles not listed while the desk is on a team. */
@@ -137,13 +156,62 @@ export class TeamMirror {
     this.db.transaction(() => this.dropMirror(id, report))();
   }
 
-  /** Leaving the team: every profile becomes a local one again, the mirrors included. */
-  leave(): void {
-    this.db
-      .prepare(
-        'UPDATE profiles SET team_role = NULL, team_profile_id = NULL, team_key_fingerprint = NULL, team_updated_by = NULL',
-      )
-      .run();
+  /** Whether anything of a team is still in this desk's profiles (a start after leaving). */
+  hasTeamRows(): boolean {
+    return (
+      this.db
+        .prepare(
+          `SELECT 1 FROM profiles WHERE (team_copy = 1 AND team_role = 'shared') OR (team_copy = 0 AND team_role IS NOT NULL) LIMIT 1`,
+        )
+        .get() !== undefined
+    );
+  }
+
+  /**
+   * Leaving the team: the desk's own profiles come back under the names they had; the team's
+   * copies are set aside under parked names (team_name keeps theirs), with this desk's keys for
+   * them untouched, until the desk joins again.
+   */
+  leave(): LeaveReport {
+    return this.db.transaction((): LeaveReport => {
+      this.db
+        .prepare(
+          `UPDATE profiles SET team_name = name, name = '~' || id, team_role = 'set-aside', team_profile_id = NULL
+            WHERE team_copy = 1 AND team_role = 'shared'`,
+        )
+        .run();
+      const own = this.db
+        .prepare(
+          `SELECT id, name, desk_name FROM profiles WHERE team_copy = 0 AND team_role IS NOT NULL`,
+        )
+        .all() as { id: string; name: string; desk_name: string | null }[];
+      const taken = this.db.prepare(
+        'SELECT 1 FROM profiles WHERE name = ? COLLATE NOCASE AND id <> ?',
+      );
+      const restore = this.db.prepare(
+        `UPDATE profiles SET team_role = NULL, team_profile_id = NULL, team_key_fingerprint = NULL,
+           team_updated_by = NULL, name = ?, desk_name = NULL WHERE id = ?`,
+      );
+      const restored: string[] = [];
+      for (const row of own) {
+        const name = row.desk_name && !taken.get(row.desk_name, row.id) ? row.desk_name : row.name;
+        restore.run(name, row.id);
+        restored.push(name);
+      }
+      return { restored: restored.sort(), keptFromTeam: this.keptFromTeam() };
+    })();
+  }
+
+  /** The team's copies set aside on this desk (after leaving, or removed by the team), by name. */
+  keptFromTeam(): string[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT coalesce(team_name, name) AS name FROM profiles
+            WHERE team_copy = 1 AND team_role = 'set-aside' ORDER BY 1`,
+        )
+        .all() as { name: string }[]
+    ).map((r) => r.name);
   }
 
   private upsertRow(profile: SharedProfile, report: MirrorReport): void {
@@ -151,17 +219,18 @@ export class TeamMirror {
     this.db
       .prepare(
         `INSERT INTO profiles (id, name, environment, base_url, endpoint_id, endpoint_kind, login,
-           key_fingerprint, embedded, created_at, updated_at, team_role, team_key_fingerprint, team_updated_by)
-         VALUES (@id, @name, @environment, @baseUrl, @endpointId, @endpointKind, @login, NULL, 0,
-           @createdAt, @updatedAt, 'shared', @keyFingerprint, @updatedBy)
+           key_fingerprint, payout_four_eyes, embedded, created_at, updated_at, team_role,
+           team_key_fingerprint, team_updated_by, team_copy)
+         VALUES (@id, @name, @environment, @baseUrl, @endpointId, @endpointKind, @login, NULL,
+           @payoutFourEyes, 0, @createdAt, @updatedAt, 'shared', @keyFingerprint, @updatedBy, 1)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, environment = excluded.environment,
            base_url = excluded.base_url, endpoint_id = excluded.endpoint_id,
            endpoint_kind = excluded.endpoint_kind, login = excluded.login,
-           updated_at = excluded.updated_at, team_role = 'shared', team_profile_id = NULL,
+           payout_four_eyes = excluded.payout_four_eyes, updated_at = excluded.updated_at, team_role = 'shared', team_profile_id = NULL,
            team_key_fingerprint = excluded.team_key_fingerprint,
-           team_updated_by = excluded.team_updated_by`,
+           team_updated_by = excluded.team_updated_by, team_name = NULL`,
       )
-      .run(profile);
+      .run({ ...profile, payoutFourEyes: profile.payoutFourEyes ? 1 : 0 });
   }
 
   /** Renames a local profile (or a parked mirror) holding the shared profile's name. */
@@ -173,7 +242,14 @@ export class TeamMirror {
     for (let n = 1; n < 1000; n++) {
       const to = `${holder.name} (this desk${n === 1 ? '' : ` ${n}`})`;
       if (this.db.prepare('SELECT 1 FROM profiles WHERE name = ? COLLATE NOCASE').get(to)) continue;
-      this.db.prepare('UPDATE profiles SET name = ? WHERE id = ?').run(to, holder.id);
+      // The desk's own profile remembers its name, given back when the desk leaves the team.
+      this.db
+        .prepare(
+          `UPDATE profiles SET name = ?,
+             desk_name = CASE WHEN team_copy = 0 THEN coalesce(desk_name, name) ELSE desk_name END
+           WHERE id = ?`,
+        )
+        .run(to, holder.id);
       report.renamed.push({ id: holder.id, from: holder.name, to });
       return;
     }

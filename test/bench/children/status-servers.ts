@@ -9,8 +9,8 @@ import { GatewayClient } from '../../../main/gateway/client';
 import { sendPrepared } from '../../../main/gateway/transport';
 import { startSandbox } from '../../../main/sandbox';
 import type { Shot } from '../lib/load';
+import { CONTROL_KEY } from '../../support/samples';
 
-const CONTROL_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
 const shop = { login: 'shop', endpointId: '1111', controlKey: CONTROL_KEY };
 
 const sandbox = await startSandbox({ merchants: [shop], delayMs: 0, log: () => undefined });

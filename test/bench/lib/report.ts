@@ -11,6 +11,8 @@ export interface BenchLine {
   /** undefined when the line has no target or could not be measured. */
   met?: boolean;
   note?: string;
+  /** The 1-minute load average when the row began and ended (run.ts fills it in). */
+  load?: string;
 }
 
 export interface BenchContext {
@@ -29,11 +31,11 @@ export interface BenchRow {
   run(context: BenchContext): Promise<BenchLine[]>;
 }
 
-const HEADERS = ['figure', 'project', 'reference', 'ratio', 'target', 'met'] as const;
+const HEADERS = ['figure', 'project', 'reference', 'ratio', 'target', 'met', 'load'] as const;
 
 function cells(line: BenchLine): string[] {
   const met = line.met === undefined ? '' : line.met ? 'yes' : 'MISSED';
-  return [line.figure, line.project, line.reference, line.ratio, line.target, met];
+  return [line.figure, line.project, line.reference, line.ratio, line.target, met, line.load ?? ''];
 }
 
 /** A fixed-width table for the terminal, with notes below it. */

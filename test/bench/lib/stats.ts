@@ -47,17 +47,35 @@ export function now(): number {
   return performance.now();
 }
 
+/** A reference that moves more than this between two repetitions was disturbed (load). */
+export const MOVED = 0.2;
+
+/** The last two values differ by more than MOVED of the smaller (false for fewer than two). */
+export function moved(values: readonly number[]): boolean {
+  const [a, b] = values.slice(-2);
+  if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b))
+    return false;
+  return Math.abs(a - b) / Math.min(a, b) > MOVED;
+}
+
 /**
  * Runs project and reference alternately (project, reference, project, ...) `reps` times, so
- * both see the same machine load, and returns every sample of each.
+ * both see the same machine load, and returns every sample of each. While the reference moved by
+ * more than MOVED between the last two repetitions (the machine's load changed under it), it
+ * repeats, up to `maxReps` in all; `repeated` says how many repetitions were added.
  */
 export async function interleave<T>(
   reps: number,
   project: (rep: number) => Promise<T>,
   reference: (rep: number) => Promise<T>,
-): Promise<{ project: T[]; reference: T[] }> {
-  const out = { project: [] as T[], reference: [] as T[] };
-  for (let rep = 0; rep < reps; rep++) {
+  options: { figureOf?: (sample: T) => number; maxReps?: number } = {},
+): Promise<{ project: T[]; reference: T[]; repeated: number }> {
+  const figureOf = options.figureOf ?? ((sample: T) => (typeof sample === 'number' ? sample : NaN));
+  const maxReps = options.maxReps ?? reps * 2;
+  const out = { project: [] as T[], reference: [] as T[], repeated: 0 };
+  for (let rep = 0; rep < maxReps; rep++) {
+    if (rep >= reps && !moved(out.reference.map(figureOf))) break;
+    if (rep >= reps) out.repeated++;
     out.project.push(await project(rep));
     out.reference.push(await reference(rep));
   }

@@ -45,12 +45,12 @@ async function untilReady(
   }
 }
 
-/** out/main as `npm run build` makes it, from this tree. */
+/** out/main as `npm run build` makes it, from this tree, plus headless.cjs (`--mode bench`). */
 function buildMain(): void {
   const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
   execFileSync(
     process.execPath,
-    [vite, 'build', '--config', 'vite.main.config.ts', '--logLevel', 'warn'],
+    [vite, 'build', '--config', 'vite.main.config.ts', '--mode', 'bench', '--logLevel', 'warn'],
     { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
   );
 }

@@ -1,4 +1,4 @@
-// Extra row (no target; was test/bench/keys.ts): RSA-SHA256 signing of an OAuth base string
+// Extra row (no target): RSA-SHA256 signing of an OAuth base string
 // with a 4096-bit key, node:crypto (what main/gateway uses) against node-forge's pure
 // JavaScript. design.md says forge is ~40x slower.
 

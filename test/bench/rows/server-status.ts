@@ -34,6 +34,7 @@ export const serverStatusRow: BenchRow = {
         REPS,
         () => load(shots.sandbox),
         () => load(shots.bare),
+        { figureOf: (r) => r.perSecond },
       );
       const errors = [...runs.project, ...runs.reference].reduce((n, r) => n + r.errors, 0);
       const project = median(runs.project.map((r) => r.perSecond));

@@ -197,8 +197,11 @@ export const FENCE_STATES: readonly FenceState[] = [
     need: 'admin',
     reach: openScreen('#/profiles'),
     ready: /^Test connection$/,
-    // A status request for a made-up order: the gateway answers, nothing changes.
-    readOnly: ['button "Test connection"'],
+    // A status request for a made-up order: the gateway answers, nothing changes. A shared
+    // profile's control key for this desk goes to this desk's keychain only (any group keeps
+    // its own; support checks callbacks with it); its Save button waits for a key typed.
+    // (A pattern: the field is there only on a team's shared profile.)
+    readOnly: ['button "Test connection"', /^textbox "Control key for this desk"$/],
     changing: ['button "New profile"'],
   },
   {

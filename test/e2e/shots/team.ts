@@ -77,6 +77,23 @@ export async function teamDesk(
   return Object.assign(h, { cleanUp: () => rmSync(dataDir, { recursive: true, force: true }) });
 }
 
+/**
+ * The desk's built-in Sandbox shared with the team under its own id, as an admin shares a team
+ * sandbox (docs/team.md): on a team only a shared profile can be journaled, so a finance desk
+ * moves money on it. Named after the desk, as each desk's sandbox has its own address.
+ */
+export async function shareDeskSandbox(h: Harness, team: TeamHarness, desk: string): Promise<void> {
+  const sandbox = (await h.services.profiles.list()).find((p) => p.embedded);
+  if (!sandbox) throw new Error('The desk has no Sandbox profile.');
+  const owner = await team.team.owner();
+  await owner.query(
+    `INSERT INTO paydesk.profiles (id, name, environment, base_url, endpoint_id, login)
+     VALUES ($1, $2, 'sandbox', $3, $4, $5)`,
+    [sandbox.id, `Sandbox ${desk}`, sandbox.baseUrl, sandbox.endpointId, sandbox.login],
+  );
+  await h.services.team.profiles.refresh();
+}
+
 async function shot(page: Page, path: string): Promise<string> {
   await page.mouse.move(0, 0);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

@@ -18,6 +18,7 @@ const profile = {
   endpointKind: 'endpoint' as const,
   login: 'shop',
   keyFingerprint: null,
+  payoutFourEyes: false,
   embedded: true,
   hasControlKey: true,
   hasPrivateKey: false,

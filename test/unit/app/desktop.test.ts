@@ -38,7 +38,7 @@ it('"Stop using it" answers, stops the services, then relaunches the app', async
     currentWindow: () => undefined,
     relaunch,
   });
-  const closeSpy = vi.spyOn(desktop.services, 'close');
+  const closeSpy = vi.spyOn(await desktop.ready, 'close');
   const stop = fake.ipcMain.handle.mock.calls.find(([channel]) => channel === 'paydesk:team.stop');
   expect(stop).toBeDefined();
   const handler = stop![1] as (event: unknown, payload: unknown) => Promise<unknown>;

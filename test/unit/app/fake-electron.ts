@@ -71,6 +71,12 @@ export class FakeSession {
 export class FakeWebContents extends FakeEmitter {
   readonly session = new FakeSession();
   windowOpenHandler: WindowOpenHandler | null = null;
+  /** What main sent to the page: [channel, payload]. */
+  readonly sent: [string, unknown][] = [];
+  readonly send = vi.fn((channel: string, payload: unknown) => {
+    this.sent.push([channel, payload]);
+  });
+  readonly isDestroyed = vi.fn(() => false);
 
   setWindowOpenHandler(handler: WindowOpenHandler): void {
     this.windowOpenHandler = handler;
@@ -79,6 +85,7 @@ export class FakeWebContents extends FakeEmitter {
 
 export interface FakeWindowOptions {
   show?: boolean;
+  backgroundColor?: string;
   webPreferences?: Record<string, unknown>;
 }
 
@@ -95,6 +102,7 @@ export class FakeBrowserWindow extends FakeEmitter {
   readonly focus = vi.fn();
   readonly restore = vi.fn();
   readonly isMinimized = vi.fn(() => false);
+  readonly isDestroyed = vi.fn(() => this.destroyed);
   destroyed = false;
 
   constructor(readonly options: FakeWindowOptions) {
@@ -102,8 +110,11 @@ export class FakeBrowserWindow extends FakeEmitter {
     FakeBrowserWindow.instances.push(this);
   }
 
-  /** What Electron does when the user closes the window. */
+  /** What Electron does when the user closes the window: 'close' may prevent it. */
   close(): void {
+    let prevented = false;
+    this.emit('close', { preventDefault: () => (prevented = true) });
+    if (prevented) return;
     this.destroyed = true;
     this.emit('closed');
   }
@@ -135,6 +146,15 @@ export const app = Object.assign(new FakeEmitter(), {
 export const dialog = {
   showSaveDialog: vi.fn(() => Promise.resolve({ canceled: true, filePath: undefined })),
   showErrorBox: vi.fn(),
+  showMessageBox: vi.fn(() => Promise.resolve({ response: 0 })),
+};
+
+export const nativeTheme = { shouldUseDarkColors: false };
+
+export const Menu = {
+  /** The template is the menu: tests read it back. */
+  buildFromTemplate: vi.fn((template: unknown[]) => ({ template })),
+  setApplicationMenu: vi.fn(),
 };
 
 export const clipboard = {

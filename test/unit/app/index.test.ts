@@ -7,16 +7,23 @@ import path from 'node:path';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { Lifecycle, READY, RELOADED_MESSAGE, STOP_BOUND_MS } from '../../../main/lifecycle';
 import type * as FakeElectron from './fake-electron';
 
 vi.mock('electron', () => import('./fake-electron'));
 
 type Fake = typeof FakeElectron;
 
+// main/desktop.ts as index.ts sees it: a real Lifecycle, services that start when `started`
+// says so (at once by default), a stop that can be held.
 const desktop = {
   stop: vi.fn(() => Promise.resolve()),
-  start: vi.fn((_deps: unknown) => Promise.resolve({ services: {}, stop: desktop.stop })),
+  start: vi.fn((_deps: unknown) => Promise.resolve(startedDesktop(Promise.resolve({})))),
 };
+function startedDesktop(ready: Promise<unknown>) {
+  ready.catch(() => undefined);
+  return { lifecycle: new Lifecycle(), ready, stop: desktop.stop };
+}
 
 // An app folder laid out like the build's, so the served UI can be checked for real.
 let appPath: string;
@@ -114,12 +121,13 @@ describe('app lifecycle', () => {
     expect(fake.BrowserWindow.instances).toHaveLength(1);
   });
 
-  it('quits when the last window closes on Linux and Windows', async () => {
+  it('quits when the window closes on Linux and Windows', async () => {
     pretendPlatform('linux');
     const fake = await launchReady();
     onlyWindow(fake).close();
-    fake.app.emit('window-all-closed');
     expect(fake.app.quit).toHaveBeenCalledOnce();
+    fake.app.emit('window-all-closed');
+    expect(fake.app.quit).toHaveBeenCalledTimes(2);
   });
 
   it('stays alive on macOS and reopens the window from the dock', async () => {
@@ -135,13 +143,15 @@ describe('app lifecycle', () => {
     expect(fake.BrowserWindow.getAllWindows()).toHaveLength(1);
   });
 
-  it('does nothing on a second start after its window has closed (macOS)', async () => {
+  it('opens a window on a second start after its window has closed (macOS)', async () => {
     pretendPlatform('darwin');
     const fake = await launchReady();
     const window = onlyWindow(fake);
     window.close();
     fake.app.emit('second-instance', {}, [], '/');
     expect(window.focus).not.toHaveBeenCalled();
+    expect(fake.BrowserWindow.getAllWindows()).toHaveLength(1);
+    expect(fake.BrowserWindow.instances).toHaveLength(2);
   });
 
   it('exits with an error instead of lingering windowless when start-up fails', async () => {
@@ -156,13 +166,14 @@ describe('app lifecycle', () => {
     expect(fake.BrowserWindow.instances).toHaveLength(0);
   });
 
-  it('starts the services in the user data folder before the first window exists', async () => {
+  it('registers the bridge in the user data folder, then opens the window while the services still start', async () => {
     desktop.start.mockClear();
     const fake = await launch({ lock: true });
     let windowsWhenStarted = -1;
+    // A start that waits (a keychain prompt): the window is there all the same.
     desktop.start.mockImplementationOnce((_deps: unknown) => {
       windowsWhenStarted = fake.BrowserWindow.instances.length;
-      return Promise.resolve({ services: {}, stop: desktop.stop });
+      return Promise.resolve(startedDesktop(new Promise(() => undefined)));
     });
     fake.becomeReady();
     await vi.waitFor(() => expect(fake.BrowserWindow.instances).toHaveLength(1));
@@ -170,18 +181,102 @@ describe('app lifecycle', () => {
     expect(desktop.start).toHaveBeenCalledWith(
       expect.objectContaining({ userDataDir: '/tmp/paydesk-fake-userData' }),
     );
+    expect(onlyWindow(fake).loadURL).toHaveBeenCalledWith('app://paydesk/index.html');
+
+    // A second launch meanwhile brings that window forward instead of doing nothing.
+    fake.app.emit('second-instance', {}, ['paydesk'], '/');
+    expect(onlyWindow(fake).focus).toHaveBeenCalledOnce();
+    expect(fake.app.exit).not.toHaveBeenCalled();
   });
 
-  it('stops the services before quitting, once', async () => {
+  it('stops the services before quitting, once, then exits', async () => {
     desktop.stop.mockClear();
     const fake = await launchReady();
     let prevented = 0;
     fake.app.emit('before-quit', { preventDefault: () => prevented++ });
-    await vi.waitFor(() => expect(fake.app.quit).toHaveBeenCalledOnce());
+    await vi.waitFor(() => expect(fake.app.exit).toHaveBeenCalledWith(0));
     expect(prevented).toBe(1);
     expect(desktop.stop).toHaveBeenCalledOnce();
     fake.app.emit('before-quit', { preventDefault: () => prevented++ });
-    expect(prevented).toBe(1);
+    expect(desktop.stop).toHaveBeenCalledOnce();
+  });
+
+  it('exits within the bound when the services do not stop, and a relaunch meanwhile finds the window', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const fake = await launchReady();
+    desktop.stop.mockImplementationOnce(() => new Promise(() => undefined));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      fake.app.emit('before-quit', { preventDefault: () => undefined });
+      fake.app.emit('second-instance', {}, ['paydesk'], '/');
+      expect(onlyWindow(fake).focus).toHaveBeenCalledOnce();
+      await vi.advanceTimersByTimeAsync(STOP_BOUND_MS - 1);
+      expect(fake.app.exit).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(fake.app.exit).toHaveBeenCalledWith(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps the window open while quitting on Linux, so it can say what is being finished', async () => {
+    pretendPlatform('linux');
+    const fake = await launchReady();
+    let finish: () => void = () => undefined;
+    desktop.stop.mockImplementationOnce(() => new Promise<void>((r) => (finish = r)));
+    fake.app.quit.mockImplementation(() =>
+      fake.app.emit('before-quit', { preventDefault: () => undefined }),
+    );
+    const window = onlyWindow(fake);
+    window.close();
+    expect(window.destroyed).toBe(false);
+    expect(fake.app.quit).toHaveBeenCalled();
+    window.close(); // closing again while it finishes changes nothing
+    expect(window.destroyed).toBe(false);
+    finish();
+    await vi.waitFor(() => expect(fake.app.exit).toHaveBeenCalledWith(0));
+  });
+
+  it('a crashed window is loaded again and the page says so', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    desktop.start.mockClear();
+    const fake = await launchReady();
+    const started = (await desktop.start.mock.results[0]?.value) as {
+      lifecycle: Lifecycle;
+    };
+    started.lifecycle.set(READY);
+    onlyWindow(fake).webContents.emit('render-process-gone', {}, { reason: 'oom' });
+    expect(onlyWindow(fake).loadURL).toHaveBeenCalledTimes(2);
+    expect(started.lifecycle.current).toEqual({ ...READY, message: RELOADED_MESSAGE });
+  });
+
+  it("gives Linux and Windows Paydesk's own menu: Edit, View zoom, Help; no Reload, no DevTools", async () => {
+    pretendPlatform('linux');
+    const fake = await launchReady();
+    expect(fake.Menu.setApplicationMenu).toHaveBeenCalledOnce();
+    const template = fake.Menu.buildFromTemplate.mock.calls[0]?.[0] as {
+      label: string;
+      submenu: { role?: string; label?: string }[];
+    }[];
+    expect(template.map((m) => m.label.replace('&', ''))).toEqual(['Edit', 'View', 'Help']);
+    const roles = template.flatMap((m) => m.submenu.map((item) => item.role ?? ''));
+    expect(roles).toEqual(expect.arrayContaining(['copy', 'paste', 'zoomIn', 'zoomOut']));
+    for (const banned of ['reload', 'forceReload', 'toggleDevTools'])
+      expect(roles).not.toContain(banned);
+  });
+
+  it('leaves macOS its own application menu', async () => {
+    pretendPlatform('darwin');
+    const fake = await launchReady();
+    expect(fake.Menu.setApplicationMenu).not.toHaveBeenCalled();
+  });
+
+  it('opens a dark frame in dark mode', async () => {
+    const fake = await launch({ lock: true });
+    fake.nativeTheme.shouldUseDarkColors = true;
+    fake.becomeReady();
+    await vi.waitFor(() => expect(fake.BrowserWindow.instances).toHaveLength(1));
+    expect(onlyWindow(fake).options.backgroundColor).toBe('#11161d');
   });
 
   it('switching journals starts the app again: relaunch, then exit (the services stopped first, in desktop.ts)', async () => {
@@ -201,7 +296,9 @@ describe('app lifecycle', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const fake = await launch({ lock: true });
     desktop.start.mockImplementationOnce(() =>
-      Promise.reject(new Error('Paydesk could not open its database')),
+      Promise.resolve(
+        startedDesktop(Promise.reject(new Error('Paydesk could not open its database'))),
+      ),
     );
     fake.becomeReady();
     await vi.waitFor(() => expect(fake.app.exit).toHaveBeenCalledWith(1));
@@ -209,6 +306,5 @@ describe('app lifecycle', () => {
       'Paydesk could not start',
       'Paydesk could not open its database',
     );
-    expect(fake.BrowserWindow.instances).toHaveLength(0);
   });
 });

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
+import { Minimatch } from 'minimatch';
 import { parse } from 'yaml';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -13,6 +14,8 @@ const read = (file: string) => readFileSync(path.join(root, file));
 
 interface BuilderConfig {
   appId?: string;
+  files?: string[];
+  beforePack?: string;
   productName?: string;
   asar?: boolean;
   asarUnpack?: string[];
@@ -40,7 +43,14 @@ describe('electron-builder.yml', () => {
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
       grantFileProtocolExtraPrivileges: false,
+      // The flip breaks the binary's signature: re-signed ad hoc, or Apple Silicon refuses it.
+      resetAdHocDarwinSignature: true,
     });
+  });
+
+  it('signs macOS with an identity only when one is given (the ad-hoc fuse signature otherwise)', () => {
+    // identity null would skip signing; "-" would sign ad hoc even when CI has a Developer ID.
+    expect(config.mac).not.toHaveProperty('identity');
   });
 
   it('packs the app into an asar archive (the integrity fuse checks it)', () => {
@@ -96,6 +106,56 @@ describe('electron-builder.yml', () => {
       expect(binary, file).toContain('napi_register_module_v1');
       expect(binary, file).not.toMatch(/node_register_module_v\d/);
     }
+  });
+
+  // The names of better-sqlite3's prebuilt binaries, as its package ships them.
+  const prebuilds = readdirSync(path.join(root, 'node_modules/better-sqlite3/prebuilds'));
+  /** What a package built on `platform` for `arch` keeps of them, with electron-builder's matcher. */
+  function keptPrebuilds(platform: string, arch: string): string[] {
+    const excludes = (config.files ?? [])
+      .filter((pattern) => pattern.startsWith('!'))
+      .map((pattern) => pattern.replaceAll('${platform}', platform).replaceAll('${arch}', arch))
+      .map((pattern) => new Minimatch(pattern, { dot: true }));
+    return prebuilds.filter((name) =>
+      excludes.every((m) => m.match(`node_modules/better-sqlite3/prebuilds/${name}`)),
+    );
+  }
+
+  it('keeps only its own platform of the eight prebuilt better-sqlite3 binaries', () => {
+    expect(prebuilds).toHaveLength(8);
+    for (const [platform, arch] of [
+      ['linux', 'x64'],
+      ['linux', 'arm64'],
+      ['darwin', 'arm64'],
+      ['darwin', 'x64'],
+      ['win32', 'x64'],
+    ]) {
+      expect(keptPrebuilds(platform!, arch!)).toEqual([`${platform}-${arch}.node`]);
+    }
+  });
+
+  it('builds only for the machine it runs on: beforePack refuses another OS or architecture', async () => {
+    expect(config.beforePack).toBe('./scripts/before-pack.mjs');
+    const hook = await import('../../../scripts/before-pack.mjs');
+    const x64 = 1;
+    const arm64 = 3;
+    const host = { platform: 'darwin', arch: 'x64' };
+    expect(hook.ownMachineOnly({ platform: 'darwin', arch: 'x64' }, host)).toBeNull();
+    expect(hook.ownMachineOnly({ platform: 'darwin', arch: 'arm64' }, host)).toContain(
+      'Build that package on a darwin-arm64 machine',
+    );
+    expect(hook.ownMachineOnly({ platform: 'win32', arch: 'x64' }, host)).toContain(
+      'cannot build the win32-x64 package',
+    );
+    // And as electron-builder calls it, here, for this machine and for another.
+    const here = ['ia32', 'x64', 'armv7l', 'arm64'].indexOf(process.arch);
+    expect(() =>
+      hook.default({ electronPlatformName: process.platform, arch: here }),
+    ).not.toThrow();
+    const other = process.arch === 'arm64' ? x64 : arm64;
+    expect(() => hook.default({ electronPlatformName: process.platform, arch: other })).toThrow(
+      /cannot build/,
+    );
   });
 
   it('builds every target the README names, and names every target it builds', () => {

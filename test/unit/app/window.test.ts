@@ -1,8 +1,13 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { FakeBrowserWindow, shell } from './fake-electron';
 import {
+  BACKGROUND,
   EXTERNAL_LINK_ALLOWLIST,
+  MAX_RELOADS,
   createMainWindow,
   isAllowedExternalUrl,
 } from '../../../main/window';
@@ -12,12 +17,21 @@ vi.mock('electron', () => import('./fake-electron'));
 const ALLOWLIST = ['https://docs.gateway.example'];
 const PRELOAD = '/opt/paydesk/resources/app.asar/out/preload/index.cjs';
 
-function openWindow(overrides: { isPackaged?: boolean; allowlist?: readonly string[] } = {}) {
+function openWindow(
+  overrides: {
+    isPackaged?: boolean;
+    allowlist?: readonly string[];
+    dark?: boolean;
+    onReloaded?: (why: string) => void;
+  } = {},
+) {
   const before = FakeBrowserWindow.instances.length;
   createMainWindow({
     preloadPath: PRELOAD,
     isPackaged: overrides.isPackaged ?? true,
     externalLinkAllowlist: overrides.allowlist ?? ALLOWLIST,
+    dark: overrides.dark ?? false,
+    ...(overrides.onReloaded ? { onReloaded: overrides.onReloaded } : {}),
   });
   const window = FakeBrowserWindow.instances[before];
   if (window === undefined) throw new Error('createMainWindow built no BrowserWindow');
@@ -165,6 +179,60 @@ describe('the main window', () => {
     expect(session.permissionRequestHandler).toBeTypeOf('function');
     expect(session.permissionCheckHandler).toBeTypeOf('function');
     expect(session.devicePermissionHandler?.({ deviceType: 'usb' })).toBe(false);
+  });
+});
+
+describe('the window as a desktop user sees it', () => {
+  it('paints its frame in the theme the page will have: no light flash in dark mode', () => {
+    expect(openWindow({ dark: true }).options).toMatchObject({
+      show: false,
+      backgroundColor: BACKGROUND.dark,
+    });
+    expect(openWindow({ dark: false }).options).toMatchObject({
+      backgroundColor: BACKGROUND.light,
+    });
+  });
+
+  it("the frame colours are the stylesheet's own backgrounds, light and dark", () => {
+    const css = readFileSync(
+      path.resolve(import.meta.dirname, '../../../renderer/src/styles.css'),
+      'utf8',
+    );
+    const backgrounds = [...css.matchAll(/--bg:\s*(#[0-9a-f]{6})/gi)].map((m) => m[1]);
+    expect(backgrounds).toEqual([BACKGROUND.light, BACKGROUND.dark]);
+  });
+
+  it('loads the page again after its renderer crashed, and says so', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const onReloaded = vi.fn();
+    const window = openWindow({ onReloaded });
+    expect(window.loadURL).toHaveBeenCalledTimes(1);
+    window.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 11 });
+    expect(window.loadURL).toHaveBeenCalledTimes(2);
+    expect(window.loadURL).toHaveBeenLastCalledWith('app://paydesk/index.html');
+    expect(onReloaded).toHaveBeenCalledWith('stopped (crashed)');
+  });
+
+  it('loads the page again when it failed to load, but not for an aborted load or a subframe', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const onReloaded = vi.fn();
+    const window = openWindow({ onReloaded });
+    window.webContents.emit('did-fail-load', {}, -3, 'ERR_ABORTED', 'app://paydesk/', true);
+    window.webContents.emit('did-fail-load', {}, -6, 'ERR_FILE_NOT_FOUND', 'app://x/', false);
+    window.webContents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 });
+    expect(window.loadURL).toHaveBeenCalledTimes(1);
+    window.webContents.emit('did-fail-load', {}, -6, 'ERR_FILE_NOT_FOUND', 'app://paydesk/', true);
+    expect(window.loadURL).toHaveBeenCalledTimes(2);
+    expect(onReloaded).toHaveBeenCalledOnce();
+  });
+
+  it('stops reloading a page that keeps crashing', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const window = openWindow();
+    for (let i = 0; i < MAX_RELOADS + 3; i++) {
+      window.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 11 });
+    }
+    expect(window.loadURL).toHaveBeenCalledTimes(1 + MAX_RELOADS);
   });
 });
 

@@ -4,9 +4,9 @@ import { callbackControl, verifyCallback } from '../../../main/gateway/callback'
 import { controlChecksum, controlString, sha1Hex } from '../../../main/gateway/checksum';
 import { getOperation } from '../../../main/gateway/operations';
 import { buildRequest } from '../../../main/gateway/request';
+import { CONTROL_KEY } from '../../support/samples';
 
 // Worked values from spec/gateway-notes.md (and the operator's public documentation).
-const NOTES_KEY = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
 
 describe('Scheme A control checksum', () => {
   it("reproduces the notes' sale/preauth worked value", () => {
@@ -15,7 +15,7 @@ describe('Scheme A control checksum', () => {
     const inputs = {
       endpointId: '1111',
       login: 'unused',
-      controlKey: NOTES_KEY,
+      controlKey: CONTROL_KEY,
       fields: { client_orderid: '902B4FF5', amount: '10.42', email: 'john.smith@gmail.com' },
     };
     expect(controlString(formula.formula, inputs)).toBe(
@@ -45,7 +45,7 @@ describe('Scheme A control checksum', () => {
           baseUrl: 'https://sandbox.example.com/paynet',
           endpointId: '1111',
           login: 'merchantlogin',
-          controlKey: NOTES_KEY,
+          controlKey: CONTROL_KEY,
         },
       );
       const body = new URLSearchParams(request.body);

@@ -11,13 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../main/gateway/errors';
 import { FOLLOW_UP_OPERATION, followUpFields } from '../../../main/gateway/follow-ups';
 import { buildRequest } from '../../../main/gateway/request';
+import { CONTROL_KEY } from '../../support/samples';
 
 const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 const credentials = {
   baseUrl: 'https://gate.example.com/paynet',
   endpointId: '1111',
   login: 'shop',
-  controlKey: 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20',
+  controlKey: CONTROL_KEY,
 };
 const KEY = credentials.controlKey;
 

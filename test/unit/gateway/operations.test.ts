@@ -13,7 +13,7 @@ import {
   type RequestOperation,
 } from '../../../main/gateway/operations';
 import { buildRequest, type Credentials } from '../../../main/gateway/request';
-import { SAMPLE_FIELDS } from '../../support/samples';
+import { CONTROL_KEY, SAMPLE_FIELDS } from '../../support/samples';
 
 /** The oauth_* parameters Paydesk sent, typed for the independent library. */
 const asOAuthData = (params: Record<string, string>) => ({ ...params }) as unknown as OAuth.Data;
@@ -26,94 +26,93 @@ type Spec =
   | { path: string; method: 'HMAC-SHA1' | 'RSA-SHA256' };
 const E = '1111';
 const L = 'merchantlogin';
-const K = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
 const SPEC: Record<RequestOperation, Spec> = {
   TDS_UPLOAD_CRES_RESULT: {
     path: '/api/3ds/v1/upload-cres-result',
     method: 'control',
-    control: (f) => L + f['client-order-id'] + f.orderid + K,
+    control: (f) => L + f['client-order-id'] + f.orderid + CONTROL_KEY,
   },
   TDS_UPLOAD_METHOD_URL_RESULT: {
     path: '/api/3ds/v1/upload-method-url-result',
     method: 'control',
-    control: (f) => L + f['client-order-id'] + f.orderid + K,
+    control: (f) => L + f['client-order-id'] + f.orderid + CONTROL_KEY,
   },
   TDS_UPLOAD_PARES_RESULT: {
     path: '/api/3ds/v1/upload-pares-result',
     method: 'control',
-    control: (f) => L + f['client-order-id'] + f.orderid + K,
+    control: (f) => L + f['client-order-id'] + f.orderid + CONTROL_KEY,
   },
   ACCOUNT_VERIFICATION_FORM: {
     path: '/api/v2/account-verification-form',
     method: 'control',
-    control: (f) => E + f.client_orderid + f.email + K,
+    control: (f) => E + f.client_orderid + f.email + CONTROL_KEY,
   },
   ACCOUNT_VERIFICATION: {
     path: '/api/v2/account-verification',
     method: 'control',
-    control: (f) => E + f.client_orderid + f.email + K,
+    control: (f) => E + f.client_orderid + f.email + CONTROL_KEY,
   },
   CAPTURE: {
     path: '/api/v2/capture',
     method: 'control',
-    control: (f, c) => L + f.client_orderid + f.orderid + c + f.currency + K,
+    control: (f, c) => L + f.client_orderid + f.orderid + c + f.currency + CONTROL_KEY,
   },
   CARDREF: {
     path: '/api/v2/create-card-ref',
     method: 'control',
-    control: (f) => L + f.client_orderid + f.orderid + K,
+    control: (f) => L + f.client_orderid + f.orderid + CONTROL_KEY,
   },
   CARDINFO: {
     path: '/api/v2/get-card-info',
     method: 'control',
-    control: (f) => L + f.cardrefid + K,
+    control: (f) => L + f.cardrefid + CONTROL_KEY,
   },
   REBILL: {
     path: '/api/v2/make-rebill',
     method: 'control',
-    control: (f, c) => L + f.client_orderid + f.cardrefid + c + f.currency + K,
+    control: (f, c) => L + f.client_orderid + f.cardrefid + c + f.currency + CONTROL_KEY,
   },
   PAYMENTFORM: {
     path: '/api/v2/payment-form',
     method: 'control',
-    control: (f, c) => E + f.client_orderid + c + f.email + K,
+    control: (f, c) => E + f.client_orderid + c + f.email + CONTROL_KEY,
   },
   PAYOUTFORM: { path: '/api/v2/payout-form', method: 'HMAC-SHA1' },
   PAYOUT: { path: '/api/v2/payout', method: 'HMAC-SHA1' },
   PREAUTHFORM: {
     path: '/api/v2/preauth-form',
     method: 'control',
-    control: (f, c) => E + f.client_orderid + c + f.email + K,
+    control: (f, c) => E + f.client_orderid + c + f.email + CONTROL_KEY,
   },
   PREAUTH: {
     path: '/api/v2/preauth',
     method: 'control',
-    control: (f, c) => E + f.client_orderid + c + f.email + K,
+    control: (f, c) => E + f.client_orderid + c + f.email + CONTROL_KEY,
   },
   RETURN: {
     path: '/api/v2/return',
     method: 'control',
-    control: (f, c) => L + f.client_orderid + f.orderid + c + f.currency + K,
+    control: (f, c) => L + f.client_orderid + f.orderid + c + f.currency + CONTROL_KEY,
   },
   SALEFORM: {
     path: '/api/v2/sale-form',
     method: 'control',
-    control: (f, c) => E + f.client_orderid + c + f.email + K,
+    control: (f, c) => E + f.client_orderid + c + f.email + CONTROL_KEY,
   },
   SALE: {
     path: '/api/v2/sale',
     method: 'control',
-    control: (f, c) => E + f.client_orderid + c + f.email + K,
+    control: (f, c) => E + f.client_orderid + c + f.email + CONTROL_KEY,
   },
   STATUS: {
     path: '/api/v2/status',
     method: 'control',
-    control: (f) => L + f.client_orderid + f.orderid + K,
+    control: (f) => L + f.client_orderid + f.orderid + CONTROL_KEY,
   },
   VOID: {
     path: '/api/v2/void',
     method: 'control',
-    control: (f) => L + f.client_orderid + f.orderid + K,
+    control: (f) => L + f.client_orderid + f.orderid + CONTROL_KEY,
   },
   CARDREF_V4: { path: '/api/v4/create-card-ref', method: 'RSA-SHA256' },
   CREATE_RP_V4: { path: '/api/v4/create-recurring-payment', method: 'RSA-SHA256' },
@@ -140,7 +139,7 @@ beforeAll(() => {
     baseUrl: 'https://gate.example.com/paynet',
     endpointId: E,
     login: L,
-    controlKey: K,
+    controlKey: CONTROL_KEY,
     privateKeyPem: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   };
 });
@@ -208,7 +207,7 @@ describe.each(REQUEST_OPERATIONS.map((op) => [op]))('%s request', (op) => {
       oauth_version: '1.0',
     });
     const lib = new OAuth({
-      consumer: { key: L, secret: K },
+      consumer: { key: L, secret: CONTROL_KEY },
       signature_method: spec.method,
       hash_function: (base, key) => createHmac('sha1', key).update(base).digest('base64'),
     });
@@ -241,8 +240,8 @@ describe('Scheme A details', () => {
     expect(new URLSearchParams(sale.body).has('login')).toBe(false);
     for (const op of REQUEST_OPERATIONS) {
       const request = buildRequest(op, SAMPLE_FIELDS[op], credentials);
-      expect(request.body).not.toContain(K);
-      expect(JSON.stringify(request.headers)).not.toContain(K);
+      expect(request.body).not.toContain(CONTROL_KEY);
+      expect(JSON.stringify(request.headers)).not.toContain(CONTROL_KEY);
     }
   });
 
@@ -250,7 +249,7 @@ describe('Scheme A details', () => {
     const body = new URLSearchParams(
       buildRequest('STATUS', { client_orderid: 'inv-7' }, credentials).body,
     );
-    expect(body.get('control')).toBe(sha1Hex(L + 'inv-7' + K));
+    expect(body.get('control')).toBe(sha1Hex(L + 'inv-7' + CONTROL_KEY));
     expect(() => buildRequest('STATUS', {}, credentials)).toThrow(
       /needs one of orderid or client_orderid/,
     );

@@ -3,7 +3,13 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { isoWithOffset, isoWithOffsetByDay, localTimeWithOffset } from '../../../common/time';
+import { journalFilterSchema } from '../../../common/contract';
+import {
+  isoWithOffset,
+  isoWithOffsetByDay,
+  localTimeWithOffset,
+  parseFilterTime,
+} from '../../../common/time';
 
 let zone: string | undefined;
 beforeEach(() => {
@@ -116,5 +122,44 @@ describe('times with their offset, a day at a time (the CSV export)', () => {
     ]) {
       expect(byDay(text), text).toBe(isoWithOffset(text));
     }
+  });
+});
+
+describe("the journal filter's times", () => {
+  it("reads a date, or a date and time, without a zone in the desk's time zone", () => {
+    process.env.TZ = 'Europe/Berlin';
+    expect(parseFilterTime('2026-03-14')?.toISOString()).toBe('2026-03-13T23:00:00.000Z');
+    expect(parseFilterTime('2026-07-14T09:30')?.toISOString()).toBe('2026-07-14T07:30:00.000Z');
+    expect(parseFilterTime('2026-07-14 09:30:15.5')?.toISOString()).toBe(
+      '2026-07-14T07:30:15.500Z',
+    );
+  });
+
+  it('reads Z or an offset as that instant, wherever the desk is', () => {
+    process.env.TZ = 'Asia/Kolkata';
+    expect(parseFilterTime('2026-03-14T09:30:00Z')?.toISOString()).toBe('2026-03-14T09:30:00.000Z');
+    expect(parseFilterTime('2026-03-14T09:30-05:30')?.toISOString()).toBe(
+      '2026-03-14T15:00:00.000Z',
+    );
+  });
+
+  it('refuses what is not a time, or not a real day, with a sentence that says how to write one', () => {
+    for (const value of [
+      'yesterday',
+      '2026-02-30',
+      '2026-13-01',
+      '14/03/2026',
+      '2026-03-14T24:00',
+      "2026-03-14' OR 1=1",
+      '',
+    ]) {
+      expect(parseFilterTime(value), value).toBeUndefined();
+      const parsed = journalFilterSchema.safeParse({ from: value });
+      expect(parsed.success, value).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toBe(
+        "From is not a time: write a date such as 2026-03-14, or a date and time such as 2026-03-14T09:30; without Z or an offset (+01:00) it is read in this desk's time zone.",
+      );
+    }
+    expect(journalFilterSchema.safeParse({ to: '2026-03-14T09:30:00.000Z' }).success).toBe(true);
   });
 });

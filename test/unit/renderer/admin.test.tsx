@@ -83,6 +83,7 @@ const PROFILE: ProfileView = {
   endpointKind: 'endpoint',
   login: 'merchant',
   keyFingerprint: null,
+  payoutFourEyes: false,
   embedded: false,
   hasControlKey: true,
   hasPrivateKey: false,

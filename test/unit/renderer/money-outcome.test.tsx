@@ -26,7 +26,10 @@ beforeEach(() => {
           data: { journal: 'team', login: 'ann', desk: 'Front-1', groups, reachable: true },
         }),
     },
-    app: { status: () => new Promise(() => undefined) },
+    // The local store is writable: the fence is the person's group alone.
+    app: {
+      status: () => Promise.resolve({ ok: true, data: { store: { writable: true, file: 'x' } } }),
+    },
   });
 });
 

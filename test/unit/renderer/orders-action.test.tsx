@@ -12,6 +12,7 @@ import type { BridgeResult, JournalRow, OrderViewData } from '../../../common/co
 import type { ProfileView } from '../../../renderer/src/profile-context';
 import { createQueryClient } from '../../../renderer/src/queryClient';
 import { ActionPanel } from '../../../renderer/src/screens/orders/ActionPanel';
+import { keys } from '../../../renderer/src/queries';
 import { sessionKey } from '../../../renderer/src/session';
 
 const profile: ProfileView = {
@@ -23,6 +24,7 @@ const profile: ProfileView = {
   endpointKind: 'endpoint',
   login: 'demo',
   keyFingerprint: null,
+  payoutFourEyes: false,
   embedded: true,
   hasControlKey: true,
   hasPrivateKey: true,
@@ -136,6 +138,10 @@ beforeAll(() => {
             data: { journal: 'team', login: 'ann', desk: 'Front-1', groups, reachable: true },
           }),
       },
+      // The local store is writable: the fence is the person's group alone.
+      app: {
+        status: () => Promise.resolve({ ok: true, data: { store: { writable: true, file: 'x' } } }),
+      },
       journal: {
         search: () =>
           Promise.resolve({
@@ -160,6 +166,16 @@ afterEach(() => cleanup());
 function renderPanel(shown: OrderViewData = order, onProfile: ProfileView = profile) {
   const onClose = vi.fn();
   const client = createQueryClient();
+  // What the app has read at its start, before anyone opens a panel: who the person is and
+  // that the store is writable (until both are known, the fence keeps money off).
+  client.setQueryData(sessionKey, {
+    journal: 'team',
+    login: 'ann',
+    desk: 'Front-1',
+    groups,
+    reachable: true,
+  });
+  client.setQueryData(keys.status, { store: { writable: true, file: 'x' } });
   const panel = (o: OrderViewData) => (
     <QueryClientProvider client={client}>
       <ActionPanel kind="refund" order={o} profile={onProfile} onClose={onClose} />

@@ -1,6 +1,7 @@
 // What each person may do, as the screens show it: everything on the desk's own journal; on a
 // team, what their Paydesk group allows; nothing while the team's database is away or the local
-// database is read-only. Each refusal is one sentence naming the login and its group.
+// database is read-only, nor while who the person is has not been read yet. Each refusal is one
+// sentence naming the login and its group, or what is not known yet and why.
 
 import { describe, expect, it } from 'vitest';
 
@@ -23,11 +24,14 @@ describe('allowedFor', () => {
       groups: [],
       reachable: true,
     };
-    expect(allowedFor(local, true)).toEqual({ money: { allowed: true }, admin: { allowed: true } });
+    expect(allowedFor({ session: local, storeWritable: true })).toEqual({
+      money: { allowed: true },
+      admin: { allowed: true },
+    });
   });
 
   it('support looks up only; finance moves money; admins change profiles and keys', () => {
-    expect(allowedFor(team(['paydesk_support']), true)).toEqual({
+    expect(allowedFor({ session: team(['paydesk_support']), storeWritable: true })).toEqual({
       money: { allowed: false, reason: 'Your login tom is in paydesk_support: looking up only.' },
       admin: {
         allowed: false,
@@ -35,11 +39,11 @@ describe('allowedFor', () => {
           'Your login tom is in paydesk_support: only paydesk_admin changes profiles and keys.',
       },
     });
-    expect(allowedFor(team(['paydesk_finance']), true)).toMatchObject({
+    expect(allowedFor({ session: team(['paydesk_finance']), storeWritable: true })).toMatchObject({
       money: { allowed: true },
       admin: { allowed: false },
     });
-    expect(allowedFor(team(['paydesk_admin']), true)).toEqual({
+    expect(allowedFor({ session: team(['paydesk_admin']), storeWritable: true })).toEqual({
       money: {
         allowed: false,
         reason:
@@ -47,29 +51,114 @@ describe('allowedFor', () => {
       },
       admin: { allowed: true },
     });
-    expect(allowedFor(team(['paydesk_finance', 'paydesk_admin']), true)).toEqual({
+    expect(
+      allowedFor({ session: team(['paydesk_finance', 'paydesk_admin']), storeWritable: true }),
+    ).toEqual({
       money: { allowed: true },
       admin: { allowed: true },
     });
-    expect(allowedFor(team([]), true).money).toEqual({
+    expect(allowedFor({ session: team([]), storeWritable: true }).money).toEqual({
       allowed: false,
       reason: 'Your login tom is in no Paydesk group: looking up only.',
     });
   });
 
   it('allows nothing while the team database is away, or the local database is read-only', () => {
-    const away = allowedFor(team(['paydesk_finance'], false), true);
+    const away = allowedFor({ session: team(['paydesk_finance'], false), storeWritable: true });
     expect(away.money).toEqual({
       allowed: false,
       reason:
         'The team journal cannot be reached: nothing that moves money is sent until it is back.',
     });
     expect(away.admin.allowed).toBe(false);
-    const readOnly = allowedFor(undefined, false);
+    const readOnly = allowedFor({ session: undefined, storeWritable: false });
     expect(readOnly.money).toEqual({
       allowed: false,
       reason: 'Paydesk is read-only (its database cannot be written): nothing is sent or changed.',
     });
     expect(readOnly.admin.allowed).toBe(false);
+  });
+
+  it('allows nothing while the role is not known yet, and says why when it cannot be read', () => {
+    const local = {
+      journal: 'local' as const,
+      login: 'os',
+      desk: null,
+      groups: [],
+      reachable: true,
+    };
+    const reading = 'Reading who you are and what you may do here…';
+    for (const known of [
+      { session: undefined, storeWritable: true },
+      { session: undefined, storeWritable: undefined },
+      { session: local, storeWritable: undefined },
+      { session: team(['paydesk_finance']), storeWritable: undefined },
+    ]) {
+      expect(allowedFor(known).money).toEqual({ allowed: false, reason: reading });
+      expect(allowedFor(known).admin).toEqual({ allowed: false, reason: reading });
+    }
+    const failed = allowedFor({
+      session: undefined,
+      sessionError: new Error('The app is restarting'),
+      storeWritable: true,
+    });
+    expect(failed.money).toEqual({
+      allowed: false,
+      reason:
+        'Paydesk could not read who you are (The app is restarting): nothing is sent or changed until it can. It asks again in a few seconds.',
+    });
+    expect(failed.admin.allowed).toBe(false);
+    const noStatus = allowedFor({
+      session: local,
+      storeWritable: undefined,
+      statusError: new Error('no answer from main'),
+    });
+    expect(noStatus.money).toMatchObject({ allowed: false });
+    expect(noStatus.money.allowed === false && noStatus.money.reason).toContain(
+      'could not read its own state (no answer from main)',
+    );
+  });
+
+  it('on a team, money waits for a shared profile whose control key this desk holds, saying so up front', () => {
+    const finance = { session: team(['paydesk_finance']), storeWritable: true };
+    const money = (profile: Parameters<typeof allowedFor>[0]['profile']) =>
+      allowedFor({ ...finance, profile }).money;
+    const sandbox = { name: 'Sandbox', shared: false, hasControlKey: true };
+    const own =
+      '"Sandbox" is this desk\'s own profile, and the team journal records only the team\'s shared profiles: nothing can be sent on it here.';
+    expect(money({ ...sandbox, teamHasProfiles: false })).toEqual({
+      allowed: false,
+      reason: `${own} Your team has no shared profile yet: nothing can be sent until an admin creates one (Profiles → New profile) and you enter its control key on this desk. To practise meanwhile, ask an admin to share the team's sandbox (see the team guide).`,
+    });
+    expect(money({ ...sandbox, teamHasProfiles: true })).toEqual({
+      allowed: false,
+      reason: `${own} Choose one of the team's profiles in the header; to practise, ask an admin to share the team's sandbox (see the team guide), or stop using the team journal in Settings.`,
+    });
+    expect(money('none')).toEqual({
+      allowed: false,
+      reason:
+        'Nothing can be sent yet: the team has no shared profile on this desk. An admin of your team creates one (Profiles → New profile); then enter its control key here.',
+    });
+    expect(
+      money({ name: 'Shop EUR', shared: true, hasControlKey: false, teamHasProfiles: true }),
+    ).toEqual({
+      allowed: false,
+      reason:
+        'This desk holds no control key for "Shop EUR": nothing can be sent on it yet. Enter the key your admin gives you on Profiles, in “Control key for this desk” (it stays in this computer\'s keychain).',
+    });
+    expect(money('loading')).toEqual({ allowed: false, reason: 'Reading the team’s profiles…' });
+    expect(
+      money({ name: 'Shop EUR', shared: true, hasControlKey: true, teamHasProfiles: true }),
+    ).toEqual({
+      allowed: true,
+    });
+    // The desk's own journal records every profile: the Sandbox is the place to practise.
+    expect(
+      allowedFor({
+        session: { journal: 'local', login: 'os', desk: null, groups: [], reachable: true },
+        storeWritable: true,
+        profile: { name: 'Sandbox', shared: false, hasControlKey: true, teamHasProfiles: false },
+      }).money,
+    ).toEqual({ allowed: true });
   });
 });

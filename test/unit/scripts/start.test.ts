@@ -16,6 +16,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -59,6 +60,16 @@ fs.writeFileSync(path.join(__dirname, 'path.txt'), 'electron');
   fails: `${preamble}
 console.error('HTTPError: Response code 404 (Not Found) for https://mirror.invalid/electron-v${VERSION}-linux-x64.zip');
 process.exit(1);
+`,
+  // Downloads as @electron/get does (the global fetch) from STANDIN_URL, and fails as
+  // Electron's install.js does: the error's stack on stderr, exit 1.
+  fetches: `${preamble}
+fetch(process.env.STANDIN_URL)
+  .then(() => process.exit(0))
+  .catch((err) => {
+    console.error(err.stack);
+    process.exit(1);
+  });
 `,
   // Connects, gets a first chunk, then nothing more: a stalled download.
   stalls: `${preamble}
@@ -142,6 +153,15 @@ const installerRan = () =>
     noProgress: string | null;
   };
 
+/** A loopback port nothing listens on (one the OS just gave out and took back). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 function isRunning(pid: number) {
   try {
     process.kill(pid, 0);
@@ -197,6 +217,38 @@ describe.skipIf(process.platform === 'win32')('npm start without the Electron bi
       expect(printed).toContain(`npm run ${script}`);
     }
     expect(existsSync(path.join(electronDir, 'dist', 'launched-with.txt'))).toBe(false);
+  });
+
+  it('keeps the cause of a refused download in the first line: ECONNREFUSED and the address', async () => {
+    layOut('fetches');
+    const closed = await closedPort();
+    const { code, printed } = await start({
+      STANDIN_URL: `http://127.0.0.1:${closed}/electron.zip`,
+    });
+
+    expect(code).toBe(1);
+    const lines = printed.split('\n');
+    // The installer's own line, then the first line of the explanation: both say why.
+    expect(lines.find((l) => l.includes('fetch failed'))).toBe(
+      `TypeError: fetch failed: ECONNREFUSED 127.0.0.1:${closed}`,
+    );
+    const first = lines.find((l) => l.startsWith('Paydesk was built'));
+    expect(first).toContain(
+      `could not be downloaded from https://github.com/electron/electron/releases/download/v${VERSION}/`,
+    );
+    expect(first).toContain(`: ECONNREFUSED 127.0.0.1:${closed} (nothing listens there`);
+  });
+
+  it('keeps the cause of a download from an unknown host: the lookup error and the host', async () => {
+    layOut('fetches');
+    const { code, printed } = await start({
+      STANDIN_URL: 'https://electron-mirror.invalid/electron.zip',
+    });
+
+    expect(code).toBe(1);
+    const first = printed.split('\n').find((l) => l.startsWith('Paydesk was built'));
+    // ENOTFOUND where a resolver answers, EAI_AGAIN on a machine with none: either names the host.
+    expect(first).toMatch(/: (ENOTFOUND|EAI_AGAIN) electron-mirror\.invalid \(/);
   });
 
   it('stops a stalled download after the stall limit and says so', async () => {
@@ -284,7 +336,7 @@ describe.skipIf(process.platform === 'win32')('scripts/start.mjs as `npm start` 
   // The real script, copied into the fixture so it resolves the stand-in electron package.
   function runStartScript(env: Record<string, string> = {}) {
     mkdirSync(path.join(root, 'scripts'));
-    for (const file of readdirSync(scriptsDir).filter((name) => name.endsWith('.mjs'))) {
+    for (const file of readdirSync(scriptsDir).filter((name) => /\.[cm]js$/.test(name))) {
       copyFileSync(path.join(scriptsDir, file), path.join(root, 'scripts', file));
     }
     chmodSync(path.join(root, 'scripts', 'start.mjs'), 0o755);

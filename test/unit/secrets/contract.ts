@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { SECRET_KINDS, SecretStoreError, type SecretStore } from '../../../main/secrets';
+import { CONTROL_KEY } from '../../support/samples';
 
 // Long enough to need several keychain entries on Windows (more than 2000 UTF-8 bytes).
 export const LONG_SECRET = `-----BEGIN PRIVATE KEY-----\n${'QUJDRA=='.repeat(420)}\n-----END PRIVATE KEY-----\n`;
@@ -33,8 +34,8 @@ export function secretStoreContract(name: string, makeStore: () => SecretStore):
       const store = makeStore();
       const id = profile(store);
       expect(await store.get(id, 'control-key')).toBeUndefined();
-      await store.set(id, 'control-key', 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20');
-      expect(await store.get(id, 'control-key')).toBe('B17F59B4-A7DC-41B4-8FF9-37D986B43D20');
+      await store.set(id, 'control-key', CONTROL_KEY);
+      expect(await store.get(id, 'control-key')).toBe(CONTROL_KEY);
       expect(await store.get(id, 'rsa-private-key')).toBeUndefined();
       expect(await store.delete(id, 'control-key')).toBe(true);
       expect(await store.get(id, 'control-key')).toBeUndefined();

@@ -9,6 +9,7 @@ import { orderFigures } from '../../../main/services/orders/figures';
 import { allowedActions } from '../../../main/services/orders/rules';
 import { orderState, type OrderStateCode } from '../../../main/services/orders/state';
 import type { JournalEntry } from '../../../main/store/journal/types';
+import { journalEntry, statusAnswer } from '../../support/entries';
 
 /** The sandbox's transaction kinds and the order-stage prefix of each. */
 const PREFIX: Record<string, string> = {
@@ -28,58 +29,21 @@ const PREFIX: Record<string, string> = {
 const PAYMENTS = ['sale', 'capture', 'rebill', 'recurring'];
 
 function status(type: string, status: string, stage: string, extra: Partial<StatusResponse> = {}) {
-  return {
-    type: 'status-response',
-    status,
+  return statusAnswer({
+    status: status as StatusResponse['status'],
     transactionType: type,
-    amount: '100.00',
-    currency: 'EUR',
     orderStage: `${PREFIX[type]}_${stage}`,
-    orderId: '1000001',
-    card: {},
     ...extra,
-  } as StatusResponse;
+  });
 }
 
-let nextId = 1;
 function entry(
   operation: 'CAPTURE' | 'RETURN' | 'VOID',
   amount: bigint | null,
   state: JournalEntry['state'],
   result: string | null = state === 'final' ? 'approved' : null,
 ): JournalEntry {
-  const id = nextId++;
-  return {
-    id,
-    clientOrderId: `pd-test-${id}`,
-    profileId: 'p',
-    operator: 'ann',
-    operation,
-    targetOrderId: '1000001',
-    targetClientOrderId: null,
-    action: null,
-    result: {},
-    changedElsewhere: false,
-    orderId: null,
-    amountMinor: amount,
-    currency: 'EUR',
-    reason: null,
-    note: null,
-    email: null,
-    summary: {},
-    state,
-    status: result,
-    errorCode: null,
-    errorMessage: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    finalAt: null,
-    sentAt: null,
-    leaseOwner: null,
-    leaseUntil: null,
-    settledBy: null,
-    settleReason: null,
-  };
+  return journalEntry(operation, { amountMinor: amount, state, status: result });
 }
 
 function stateOf(s: StatusResponse, journal: JournalEntry[] = []): OrderStateCode {

@@ -2,7 +2,8 @@
 // each is refused alone when its own work throws, all are refused when the commit fails, and
 // an entry is visible to another connection once its promise resolves.
 
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 
 import { openDatabase, type Db } from '../../../main/store/sqlite/database';
-import { syncFile, WalSync } from '../../../main/store/sqlite/durability';
+import { KeptWalFile, syncFile, WalSync } from '../../../main/store/sqlite/durability';
 import { GroupCommit, NotDurableError } from '../../../main/store/sqlite/group-commit';
 
 let dir: string;
@@ -183,4 +184,67 @@ it('a failed fsync refuses the group with a disk error that carries what each wo
   expect(error.committed).toBe('entry a');
   expect(error.message).toMatch(/disk error .* could not be synced to disk: EIO/);
   expect(((b as PromiseRejectedResult).reason as NotDurableError).committed).toBe('entry b');
+});
+
+// The WAL file stays open between fsyncs (durability.ts KeptWalFile): a burst of flushes opens
+// it once, not once per flush, and it is closed after a pause and after a failed sync.
+
+/** How many of this process's open files are `path`. */
+function openCopies(path: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+it('keeps the WAL file open across a burst of fsyncs, then closes it', async () => {
+  const wal = `${file}-wal`;
+  let opens = 0;
+  const kept = new KeptWalFile(50, (path) => {
+    opens++;
+    return open(path, 'r+');
+  });
+  const walSync = new WalSync(wal, kept.sync);
+  // SQLite's own connection holds the WAL open too.
+  const sqlites = openCopies(wal);
+  for (let i = 0; i < 20; i++) {
+    insert(`v${i}`)();
+    await walSync.flush();
+  }
+  expect(opens).toBe(1);
+  expect(openCopies(wal)).toBe(sqlites + 1);
+  await expect.poll(() => openCopies(wal), { interval: 20, timeout: 2_000 }).toBe(sqlites);
+  await walSync.flush();
+  expect(opens).toBe(2);
+  await kept.close();
+  expect(openCopies(wal)).toBe(sqlites);
+});
+
+it('a failed fsync closes the kept file and the next flush opens it again', async () => {
+  const wal = `${file}-wal`;
+  let opens = 0;
+  let failNext = false;
+  const kept = new KeptWalFile(60_000, async (path) => {
+    opens++;
+    const handle = await open(path, 'r+');
+    const datasync = handle.datasync.bind(handle);
+    handle.datasync = () => {
+      if (!failNext) return datasync();
+      failNext = false;
+      return Promise.reject(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+    };
+    return handle;
+  });
+  const walSync = new WalSync(wal, kept.sync);
+  const sqlites = openCopies(wal);
+  await walSync.flush();
+  failNext = true;
+  await expect(walSync.flush()).rejects.toThrow(/EIO/);
+  expect(openCopies(wal)).toBe(sqlites);
+  await walSync.flush();
+  expect(opens).toBe(2);
+  await kept.close();
 });

@@ -49,7 +49,7 @@ describe('toTeamError', () => {
   });
 
   it("the triggers' refusals are the journal's own", () => {
-    for (const code of ['PD001', 'PD002', 'PD003']) {
+    for (const code of ['PD001', 'PD002', 'PD003', 'PD005']) {
       const mapped = toTeamError(
         serverSaid(code, 'Journal entry pd-1 is final and cannot change any more.'),
         WHERE,
@@ -59,6 +59,17 @@ describe('toTeamError', () => {
         'Journal entry pd-1 is final and cannot change any more.',
       );
     }
+  });
+
+  it("a not-received before the quarantine is BUSY, to ask again later, in the database's words", () => {
+    const early = toTeamError(
+      serverSaid('PD004', 'Journal entry pd-1 may still be processed by the gateway.'),
+      WHERE,
+    );
+    expect(early).toMatchObject({ code: 'BUSY', retryable: true });
+    expect((early as Error).message).toBe(
+      'The team journal keeps this entry pending: Journal entry pd-1 may still be processed by the gateway. Paydesk asks the gateway again then; nothing was sent.',
+    );
   });
 
   it('a lock wait that ran out or a deadlock is BUSY, to try again', () => {

@@ -30,6 +30,7 @@ function shared(id: string, name: string, extra: Partial<SharedProfile> = {}): S
     endpointKind: 'endpoint',
     login: 'shop',
     keyFingerprint: null,
+    payoutFourEyes: false,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-02T00:00:00.000Z',
     updatedBy: 'ada',
@@ -126,17 +127,39 @@ describe('the team mirror', () => {
     expect(mirror.info('p-eur')).toMatchObject({ role: 'set-aside' });
   });
 
-  it('leaving the team makes every profile local again', () => {
-    profiles.create({
-      name: 'Old',
+  it("leaving the team gives the desk back its own profiles, under their names, and sets the team's aside", () => {
+    const own = profiles.create({
+      name: 'EUR',
       environment: 'test',
       baseUrl: 'https://other.example.com',
       endpointId: '9',
       login: 'x',
     });
+    profiles.create({
+      name: 'Old',
+      environment: 'test',
+      baseUrl: 'https://old.example.com',
+      endpointId: '8',
+      login: 'y',
+    });
+    const joined = mirror.replace([shared('p-eur', 'EUR')]);
+    expect(joined.renamed).toEqual([{ id: own.id, from: 'EUR', to: 'EUR (this desk)' }]);
+    expect(profiles.list().map((p) => p.name)).toEqual(['EUR']);
+    expect(mirror.hasTeamRows()).toBe(true);
+
+    expect(mirror.leave()).toEqual({ restored: ['EUR', 'Old'], keptFromTeam: ['EUR'] });
+    expect(profiles.list().map((p) => [p.id, p.name])).toEqual([
+      [own.id, 'EUR'],
+      [expect.any(String), 'Old'],
+    ]);
+    expect(mirror.info(own.id)).toMatchObject({ role: null, teamProfileId: null });
+    expect(mirror.info('p-eur')).toMatchObject({ role: 'set-aside' });
+    expect(mirror.keptFromTeam()).toEqual(['EUR']);
+    expect(mirror.hasTeamRows()).toBe(false);
+
+    // Joining again: the team's copy comes back under its name, the desk's own is set aside again.
     mirror.replace([shared('p-eur', 'EUR')]);
-    mirror.leave();
-    expect(profiles.list().map((p) => p.name)).toEqual(['EUR', 'Old']);
-    expect(mirror.info('p-eur')).toMatchObject({ role: null, teamKeyFingerprint: null });
+    expect(profiles.list().map((p) => [p.id, p.name])).toEqual([['p-eur', 'EUR']]);
+    expect(mirror.keptFromTeam()).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import {
   journalFilterSchema,
   type JournalFilterInput,
 } from '../../../../common/contract';
+import { offsetOf } from '../../../../common/time';
 import type { ProfileView } from '../../profile-context';
 
 export interface FilterDraft {
@@ -119,6 +120,9 @@ export function JournalFilters({
     'aria-invalid': errorFor(name) ? (true as const) : undefined,
     'aria-describedby': errorFor(name) ? `${id(name)}-error` : undefined,
   });
+  /** A date field is described by its error, if any, and by the hint on whose days they are. */
+  const describedBy = (name: string) =>
+    [errorFor(name) ? `${id(name)}-error` : '', id('days-hint')].filter(Boolean).join(' ');
   const error = (name: string) =>
     errorFor(name) ? (
       <span className="field-error" id={`${id(name)}-error`}>
@@ -194,6 +198,7 @@ export function JournalFilters({
           <label htmlFor={id('fromDay')}>From (date)</label>
           <input
             {...aria('fromDay')}
+            aria-describedby={describedBy('fromDay')}
             type="date"
             value={draft.fromDay}
             onChange={(e) => set('fromDay', e.target.value)}
@@ -205,6 +210,7 @@ export function JournalFilters({
           <label htmlFor={id('toDay')}>To (date, inclusive)</label>
           <input
             {...aria('toDay')}
+            aria-describedby={describedBy('toDay')}
             type="date"
             value={draft.toDay}
             onChange={(e) => set('toDay', e.target.value)}
@@ -213,6 +219,10 @@ export function JournalFilters({
           {error('to')}
         </div>
       </div>
+      <p className="field-hint" id={id('days-hint')}>
+        Days run from midnight to midnight in this desk&rsquo;s time zone (UTC{offsetOf(new Date())}
+        ); the CSV gives every time with its offset.
+      </p>
       <div className="button-row">
         <button type="submit" className="primary">
           Search

@@ -1,9 +1,10 @@
 // The journal as a virtualized table: only the rows in view (and a few around them) are in the
-// DOM, so 100,000 entries scroll like 100. The scroll area is one focusable region: arrow
-// keys, Page Up/Down, Home and End scroll it; links inside are reachable with Tab.
+// DOM, so 1,000,000 entries scroll like 100, and every one of them is reachable (the scroll
+// area is scaled when the rows would be taller than a browser allows: useScaledRows.ts). The
+// scroll area is one focusable region: arrow keys, Page Up/Down, Home and End scroll it; links
+// inside are reachable with Tab. "Go to date" shows the newest entry of a day.
 
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 
 import type { JournalFilterInput, JournalRow } from '../../../../common/contract';
 import { isOpenLink } from '../../../../common/journal-actions';
@@ -11,7 +12,9 @@ import { ErrorNotice } from '../../components/Notice';
 import { hrefOf } from '../../route';
 import { groupThousands } from '../../../../common/money';
 import { localTimeWithOffset } from '../../../../common/time';
-import { PAGE, useJournalWindow } from './useJournalWindow';
+import { GoToDate } from './GoToDate';
+import { PAGE, useJournalTotal, useJournalWindow } from './useJournalWindow';
+import { useScaledRows } from './useScaledRows';
 
 const ROW_HEIGHT = 40;
 const HEADER_HEIGHT = 38;
@@ -136,78 +139,72 @@ export function JournalList({
   onOpen: (clientOrderId: string) => void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [pages, setPages] = useState({ start: 0, end: 0 });
-  const journal = useJournalWindow(filter, pages);
-  const total = journal.total ?? 0;
 
-  // Paydesk does not use the React Compiler; the virtualizer re-renders this component itself.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  const total = useJournalTotal(filter) ?? 0;
+  const list = useScaledRows(scrollRef, {
     count: total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    paddingStart: HEADER_HEIGHT,
+    rowHeight: ROW_HEIGHT,
+    header: HEADER_HEIGHT,
     overscan: 12,
   });
-  const items = virtualizer.getVirtualItems();
-  const firstIndex = items[0]?.index ?? 0;
-  const lastIndex = items[items.length - 1]?.index ?? 0;
-
-  // Ask for the pages the rows in view come from (in whole pages, so scrolling within a page
-  // re-renders nothing here).
-  useEffect(() => {
-    const start = Math.floor(firstIndex / PAGE) * PAGE;
-    const end = Math.floor(lastIndex / PAGE) * PAGE;
-    setPages((p) => (p.start === start && p.end === end ? p : { start, end }));
-  }, [firstIndex, lastIndex]);
+  // The pages the rows in view come from, in whole pages: scrolling within a page asks for
+  // nothing new.
+  const journal = useJournalWindow(filter, {
+    start: Math.floor(Math.max(0, list.firstIndex - 12) / PAGE) * PAGE,
+    end: Math.floor((list.lastIndex + 12) / PAGE) * PAGE,
+  });
 
   if (journal.error)
     return <ErrorNotice error={journal.error} title="The journal could not be read:" />;
 
   return (
-    <div
-      ref={scrollRef}
-      className="journal-scroll"
-      role="region"
-      aria-label="Journal entries"
-      tabIndex={0}
-    >
+    <>
+      <GoToDate filter={filter} total={total} onGo={list.scrollToIndex} />
       <div
-        className="journal-table"
-        role="table"
-        aria-label="Journal"
-        aria-rowcount={total + 1}
-        aria-busy={journal.loading}
-        style={{ height: virtualizer.getTotalSize() }}
+        ref={scrollRef}
+        className="journal-scroll"
+        role="region"
+        aria-label="Journal entries"
+        tabIndex={0}
+        onKeyDown={list.onKeyDown}
       >
-        <div className="journal-row journal-head" role="row" aria-rowindex={1}>
-          {COLUMNS.map((c) => (
-            <span key={c} role="columnheader" className={c === 'Amount' ? 'num' : undefined}>
-              {c}
-            </span>
-          ))}
+        <div
+          className="journal-table"
+          role="table"
+          aria-label="Journal"
+          aria-rowcount={total + 1}
+          aria-busy={journal.loading}
+          style={{ height: list.height }}
+        >
+          <div className="journal-row journal-head" role="row" aria-rowindex={1}>
+            {COLUMNS.map((c) => (
+              <span key={c} role="columnheader" className={c === 'Amount' ? 'num' : undefined}>
+                {c}
+              </span>
+            ))}
+          </div>
+          {list.rows.map((item) => {
+            const row = journal.rowAt(item.index);
+            return (
+              <div
+                key={item.index}
+                className={`journal-row${item.index % 2 ? ' odd' : ''}`}
+                role="row"
+                aria-rowindex={item.index + 2}
+                style={{ transform: `translateY(${item.top}px)` }}
+              >
+                {row ? (
+                  <Cells row={row} onOpen={onOpen} />
+                ) : (
+                  <span role="cell" className="loading-cell">
+                    Loading…
+                  </span>
+                )}
+              </div>
+            );
+          })}
         </div>
-        {items.map((item) => {
-          const row = journal.rowAt(item.index);
-          return (
-            <div
-              key={item.key}
-              className={`journal-row${item.index % 2 ? ' odd' : ''}`}
-              role="row"
-              aria-rowindex={item.index + 2}
-              style={{ transform: `translateY(${item.start}px)` }}
-            >
-              {row ? (
-                <Cells row={row} onOpen={onOpen} />
-              ) : (
-                <span role="cell" className="loading-cell">
-                  Loading…
-                </span>
-              )}
-            </div>
-          );
-        })}
       </div>
-    </div>
+    </>
   );
 }

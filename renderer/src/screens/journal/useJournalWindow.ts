@@ -4,7 +4,7 @@
 // total the list sizes itself by. Every key starts with keys.journal, so a journal event
 // refreshes what is on screen.
 
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 
 import type { JournalFilterInput, JournalRow } from '../../../../common/contract';
@@ -20,6 +20,20 @@ export interface JournalWindow {
   error: unknown;
 }
 
+/** The query of one page (page 0 carries the total; the screen's count uses the same). */
+function pageQuery(filter: JournalFilterInput, page: number) {
+  return {
+    queryKey: [...keys.journal, 'search', filter, page] as const,
+    queryFn: () => unwrap(paydesk().journal.search({ filter, offset: page * PAGE, limit: PAGE })),
+    gcTime: 60_000,
+  };
+}
+
+/** The filter's total, from page 0 (the same query as the window's first page). */
+export function useJournalTotal(filter: JournalFilterInput): number | undefined {
+  return useQuery(pageQuery(filter, 0)).data?.total;
+}
+
 export function useJournalWindow(
   filter: JournalFilterInput,
   range: { start: number; end: number },
@@ -33,11 +47,7 @@ export function useJournalWindow(
   }, [range.start, range.end]);
 
   const results = useQueries({
-    queries: pages.map((page) => ({
-      queryKey: [...keys.journal, 'search', filter, page] as const,
-      queryFn: () => unwrap(paydesk().journal.search({ filter, offset: page * PAGE, limit: PAGE })),
-      gcTime: 60_000,
-    })),
+    queries: pages.map((page) => pageQuery(filter, page)),
   });
 
   const byPage = new Map<number, JournalRow[]>();

@@ -33,6 +33,7 @@ interface Draft {
   endpointId: string;
   login: string;
   controlKey: string;
+  payoutFourEyes: boolean;
 }
 
 function draftOf(profile: ProfileView | undefined): Draft {
@@ -44,6 +45,7 @@ function draftOf(profile: ProfileView | undefined): Draft {
     endpointId: profile?.endpointId ?? '',
     login: profile?.login ?? '',
     controlKey: '',
+    payoutFourEyes: profile?.payoutFourEyes ?? false,
   };
 }
 
@@ -75,6 +77,7 @@ export function ProfileForm({
         endpointId: d.endpointId,
         endpointKind: d.endpointKind,
         login: d.login,
+        payoutFourEyes: d.payoutFourEyes,
       };
       if (!profile)
         return unwrap(paydesk().profiles.create({ ...input, controlKey: d.controlKey }));
@@ -259,6 +262,22 @@ export function ProfileForm({
               {errors.login}
             </span>
           )}
+        </div>
+
+        <div className="field field-wide">
+          <label>
+            <input
+              type="checkbox"
+              aria-describedby={`${fid('fourEyes')}-hint`}
+              checked={draft.payoutFourEyes}
+              onChange={(e) => set('payoutFourEyes', e.target.checked)}
+            />{' '}
+            Four eyes on two-step payouts
+          </label>
+          <span className="field-hint" id={`${fid('fourEyes')}-hint`}>
+            A checked payout is paid by someone other than who checked it. On a team journal the
+            team&rsquo;s database holds everyone to it.
+          </span>
         </div>
 
         <div className="field field-wide">

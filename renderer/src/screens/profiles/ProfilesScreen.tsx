@@ -128,12 +128,22 @@ function ProfileCard({
         <dd className="mono">{profile.endpointId}</dd>
         <dt>Merchant login</dt>
         <dd className="mono">{profile.login}</dd>
+        <dt>Two-step payouts</dt>
+        <dd>
+          {profile.payoutFourEyes
+            ? 'four eyes: paid by someone other than who checked them'
+            : 'checked and paid by anyone in finance'}
+        </dd>
         <dt>Control key</dt>
         <dd>
           {profile.hasControlKey ? (
             'stored in the keychain'
           ) : (
-            <span className="missing">missing: choose Edit and enter it</span>
+            <span className="missing">
+              {profile.team && !profile.team.canEdit
+                ? 'missing on this desk: enter it below'
+                : 'missing: choose Edit and enter it'}
+            </span>
           )}
         </dd>
         <dt>RSA key</dt>
@@ -148,6 +158,7 @@ function ProfileCard({
         </dd>
       </dl>
       <TeamKeyNotice profile={profile} />
+      {profile.team && !profile.team.canEdit && <DeskControlKey profile={profile} />}
       <div className="button-row">
         <FencedButton onClick={onEdit}>Edit</FencedButton>
         <button
@@ -207,5 +218,71 @@ function ProfileCard({
         </ConfirmDialog>
       )}
     </article>
+  );
+}
+
+/**
+ * A shared profile's control key on this desk, for whoever may not edit the team's profile: the
+ * key stays in this computer's keychain and changes nothing of the team's, so it is not fenced
+ * (support needs it too, to check callbacks). Without it nothing can be sent on the profile.
+ */
+function DeskControlKey({ profile }: { profile: ProfileView }) {
+  const client = useQueryClient();
+  const id = useId();
+  const [key, setKey] = useState('');
+  const save = useMutation({
+    mutationFn: () =>
+      unwrap(
+        paydesk().profiles.update({
+          id: profile.id,
+          profile: {
+            name: profile.name,
+            environment: profile.environment,
+            baseUrl: profile.baseUrl,
+            endpointId: profile.endpointId,
+            endpointKind: profile.endpointKind,
+            login: profile.login,
+            controlKey: key,
+          },
+        }),
+      ),
+    onSuccess: async () => {
+      setKey('');
+      await client.invalidateQueries({ queryKey: keys.profiles });
+    },
+  });
+  return (
+    <form
+      className="desk-control-key"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (key.trim()) save.mutate();
+      }}
+    >
+      <label htmlFor={id}>Control key for this desk</label>
+      <input
+        id={id}
+        type="password"
+        autoComplete="off"
+        value={key}
+        onChange={(e) => {
+          setKey(e.target.value);
+          save.reset();
+        }}
+        aria-describedby={`${id}-hint`}
+      />
+      <button type="submit" disabled={!key.trim() || save.isPending}>
+        Save control key
+      </button>
+      <span className="field-hint" id={`${id}-hint`}>
+        {profile.hasControlKey
+          ? 'This desk holds one; a key typed here replaces it. '
+          : 'Without it nothing can be sent on this profile. '}
+        The key your admin gives you for “{profile.name}”; kept in this computer&apos;s keychain,
+        never shared with the team&apos;s database.
+      </span>
+      {save.isSuccess && <Notice kind="success">Saved in this computer’s keychain.</Notice>}
+      {save.error && <ErrorNotice error={save.error} title="Not saved:" />}
+    </form>
   );
 }

@@ -21,6 +21,7 @@ import {
   type FieldErrors,
 } from '../../components/form-errors';
 import '../../components/admin.css';
+import { SetupSql } from './SetupSql';
 import './settings.css';
 
 const FIELDS = ['host', 'port', 'database', 'login', 'password', 'desk', 'tls', 'caPem'] as const;
@@ -203,6 +204,20 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
               : 'The database cannot be used right now (the notice above says why).'}
           </p>
         )}
+        {current && !onTeam && (saved?.keptFromTeam.length ?? 0) > 0 && (
+          <p className="kept-from-team">
+            Kept aside from the team journal, with the keys this desk holds for them:{' '}
+            {saved?.keptFromTeam.map((name, i) => (
+              <span key={name}>
+                {i > 0 ? ', ' : ''}
+                <strong>{name}</strong>
+              </span>
+            ))}
+            . They are the team&apos;s profiles, so this desk does not list or use them on its own
+            journal; they come back if it joins the team again. This desk&apos;s own profiles are
+            listed as they were before it joined.
+          </p>
+        )}
         {onTeam && (
           <div className="button-row">
             <button type="button" onClick={() => setConfirmStop(true)} disabled={stop.isPending}>
@@ -383,6 +398,8 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
         </p>
       </form>
 
+      <SetupSql />
+
       {confirmStop && (
         <ConfirmDialog
           title="Stop using the team journal?"
@@ -396,6 +413,8 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
           <p>
             Paydesk restarts on this desk&apos;s own journal, as it was before. The team journal
             keeps everything this desk wrote; the password leaves this computer&apos;s keychain.
+            This desk&apos;s own profiles come back as they were; the team&apos;s profiles are set
+            aside here (not listed, their keys kept) until this desk joins again.
           </p>
         </ConfirmDialog>
       )}

@@ -1,0 +1,166 @@
+// Backups of the desk's database. The journal is the audit trail of every refund a company made,
+// and on a desk it is one SQLite file: a copy of that file while Paydesk runs could catch a
+// half-written page or miss what still sits in the WAL, so a backup is made through SQLite's
+// online backup API (better-sqlite3's db.backup) on the app's own connection. It copies a
+// consistent snapshot a few pages at a time, letting the journal's writes go on between steps.
+// The copy is written under a .partial name, switched to a single self-contained file
+// (journal_mode DELETE), proved whole with integrity_check, and only then given its name: a
+// file named paydesk-<time>.sqlite in the folder is always a whole, checked backup.
+//
+// Retention keeps the newest backup of each of the last 7 days that have one and of each of the
+// last 4 weeks (Monday to Sunday, UTC) that have one; nothing else in the folder is touched.
+
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+import Database from 'better-sqlite3';
+
+import { MIGRATIONS } from './migrations';
+import type { Db } from './database';
+
+export interface BackupFile {
+  /** The file's name in the backup folder: paydesk-2026-11-27T12-00-00-000Z.sqlite. */
+  name: string;
+  path: string;
+  /** When the backup began (from its name), ISO 8601. */
+  takenAt: string;
+  bytes: number;
+}
+
+export interface BackupOptions {
+  /** Pages copied per step; between steps the app's own writes go on. */
+  pagesPerStep?: number;
+  now?: () => Date;
+}
+
+const NAME = /^paydesk-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.sqlite$/;
+
+function nameFor(at: Date): string {
+  return `paydesk-${at.toISOString().replace(/[:.]/g, '-')}.sqlite`;
+}
+
+function takenAtOf(name: string): string | undefined {
+  const m = NAME.exec(name);
+  return m ? `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z` : undefined;
+}
+
+/**
+ * Backs `db` up into `folder` (made if missing) and returns the new backup. Throws, leaving no
+ * file under a backup's name, when the copy cannot be made or does not pass integrity_check.
+ */
+export async function backupDatabase(
+  db: Db,
+  folder: string,
+  options: BackupOptions = {},
+): Promise<BackupFile> {
+  mkdirSync(folder, { recursive: true });
+  const at = (options.now ?? (() => new Date()))();
+  const name = nameFor(at);
+  const path = join(folder, name);
+  const partial = `${path}.partial`;
+  const pages = options.pagesPerStep ?? 256;
+  try {
+    await db.backup(partial, { progress: () => pages });
+    const problem = checkBackup(partial, { makeStandalone: true });
+    if (problem) throw new Error(`The backup did not pass its integrity check: ${problem}`);
+    renameSync(partial, path);
+  } catch (error) {
+    for (const suffix of ['', '-journal', '-wal', '-shm'])
+      rmSync(partial + suffix, { force: true });
+    throw error;
+  }
+  return { name, path, takenAt: at.toISOString(), bytes: statSync(path).size };
+}
+
+/**
+ * What is wrong with the backup at `file`, or undefined when it opens, passes integrity_check
+ * and holds a schema this Paydesk knows. `makeStandalone` switches it out of WAL first, so the
+ * backup is one file with no -wal or -shm beside it.
+ */
+export function checkBackup(
+  file: string,
+  options: { makeStandalone?: boolean } = {},
+): string | undefined {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { fileMustExist: true, readonly: !options.makeStandalone });
+    if (options.makeStandalone) db.pragma('journal_mode = DELETE');
+    const rows = db.pragma('integrity_check') as { integrity_check: string }[];
+    const problems = rows.map((r) => r.integrity_check).filter((m) => m !== 'ok');
+    if (problems.length > 0) return problems.slice(0, 3).join('; ');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > MIGRATIONS.length)
+      return `it was written by a newer Paydesk (schema ${version}); update Paydesk first`;
+    if (version === 0) return 'it is not a Paydesk database';
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    db?.close();
+  }
+}
+
+/** The backups in `folder`, newest first (none when the folder does not exist). */
+export function listBackups(folder: string): BackupFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  const found: BackupFile[] = [];
+  for (const name of names) {
+    const takenAt = takenAtOf(name);
+    if (!takenAt) continue;
+    try {
+      const path = join(folder, name);
+      found.push({ name, path, takenAt, bytes: statSync(path).size });
+    } catch {
+      // Removed while we looked.
+    }
+  }
+  return found.sort((a, b) => b.takenAt.localeCompare(a.takenAt));
+}
+
+export const RETENTION = { days: 7, weeks: 4 } as const;
+
+/** Monday of the UTC week holding `iso`, as YYYY-MM-DD. */
+function weekOf(iso: string): string {
+  const day = new Date(iso.slice(0, 10) + 'T00:00:00Z');
+  const sinceMonday = (day.getUTCDay() + 6) % 7;
+  day.setUTCDate(day.getUTCDate() - sinceMonday);
+  return day.toISOString().slice(0, 10);
+}
+
+/** Which of `backups` (newest first) the retention keeps. */
+export function backupsToKeep(backups: readonly BackupFile[]): Set<string> {
+  const keep = new Set<string>();
+  const days = new Set<string>();
+  const weeks = new Set<string>();
+  for (const backup of backups) {
+    const day = backup.takenAt.slice(0, 10);
+    if (!days.has(day) && days.size < RETENTION.days) {
+      days.add(day);
+      keep.add(backup.name);
+    }
+    const week = weekOf(backup.takenAt);
+    if (!weeks.has(week) && weeks.size < RETENTION.weeks) {
+      weeks.add(week);
+      keep.add(backup.name);
+    }
+  }
+  return keep;
+}
+
+/** Removes the backups in `folder` the retention does not keep; returns their names. */
+export function pruneBackups(folder: string): string[] {
+  const backups = listBackups(folder);
+  const keep = backupsToKeep(backups);
+  const removed: string[] = [];
+  for (const backup of backups) {
+    if (keep.has(backup.name)) continue;
+    rmSync(backup.path, { force: true });
+    removed.push(backup.name);
+  }
+  return removed;
+}
