@@ -102,6 +102,7 @@ export function installDecision(now: InFlightNow): InstallDecision {
   if (now.batches.length > 0) parts.push(describeBatches(now.batches));
   if (parts.length === 0) return { allowed: true };
   const what = parts.join(' and ');
+  const count = now.entries.length + now.batches.length;
   const wait =
     now.batches.length > 0
       ? 'Install once the batch has finished or is paused (Batch screen) and every answer is in.'
@@ -110,6 +111,6 @@ export function installDecision(now: InFlightNow): InstallDecision {
         : 'Install once their answers are in.';
   return {
     allowed: false,
-    reason: `Not now: ${what}. Restarting would interrupt it. ${wait}`,
+    reason: `Not now: ${what}. Restarting would interrupt ${count === 1 ? 'it' : 'them'}. ${wait}`,
   };
 }
