@@ -136,7 +136,7 @@ export class Updates {
       const result = await updater.checkForUpdates();
       const offered = result?.updateInfo.version;
       if (!offered || !isNewer(this.deps.running, offered)) {
-        if (this.phase === 'checking') this.set('up-to-date', { offered: null });
+        if (this.phase !== 'ready') this.set('up-to-date', { offered: null });
         return;
       }
       await result.downloadPromise;

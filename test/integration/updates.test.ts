@@ -13,13 +13,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 
 import { startSandbox, type Sandbox } from '../../main/sandbox';
 import { inFlightNow } from '../../main/services/in-flight-now';
+import type { InFlightNow } from '../../main/update/policy';
 import { Updates } from '../../main/update/updates';
 import { CONTROL_KEY } from '../support/samples';
 import { FAST, sqliteStore, type ServiceDesk, type ServiceStore } from '../support/service-stores';
 import { approvedOrder, SHOP, shopClient } from '../support/shop';
 import { debUpdater, startFeed, type FeedServer } from '../support/update-feed';
 
-const NOTHING_IN_FLIGHT = () => Promise.resolve({ entries: [], batches: [] });
+const NOTHING_IN_FLIGHT = (): Promise<InFlightNow> => Promise.resolve({ entries: [], batches: [] });
 const PACKAGE = Buffer.from('paydesk 0.2.0 package bytes '.repeat(4096));
 
 let dir: string;

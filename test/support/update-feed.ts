@@ -107,7 +107,7 @@ class NodeHttpExecutor extends HttpExecutor<ReturnType<typeof httpRequest>> {
   }
 
   createRequest(
-    options: Parameters<typeof httpRequest>[0],
+    options: RequestOptions,
     callback: (response: unknown) => void,
   ): ReturnType<typeof httpRequest> {
     return httpRequest(options, callback);
