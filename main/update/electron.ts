@@ -12,11 +12,21 @@ export type UpdaterChoice = { updater: UpdaterLike } | { updater: undefined; off
 export const NOT_PACKAGED =
   'Updates are checked only by an installed Paydesk; this one runs from its source (npm start).';
 
+/**
+ * electron-updater is CommonJS and its autoUpdater a getter on module.exports: imported from the
+ * CommonJS main bundle it is the namespace's default (module.exports itself), not a named export.
+ */
+async function loadElectronUpdater() {
+  const loaded = await import('electron-updater');
+  return loaded.default;
+}
+
 export async function electronUpdater(
   isPackaged: boolean,
   choice: FeedChoice,
-  load: () => Promise<{ autoUpdater: UpdaterLike & { setFeedURL(options: FeedOptions): void } }> = () =>
-    import('electron-updater'),
+  load: () => Promise<{
+    autoUpdater: UpdaterLike & { setFeedURL(options: FeedOptions): void };
+  }> = loadElectronUpdater,
 ): Promise<UpdaterChoice> {
   if (!isPackaged) return { updater: undefined, offReason: NOT_PACKAGED };
   if (choice.source === 'invalid') return { updater: undefined, offReason: choice.message };

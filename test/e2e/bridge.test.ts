@@ -43,6 +43,7 @@ describe('window.paydesk in the page', () => {
       'session',
       'team',
       'tools',
+      'updates',
       'version',
     ]);
     expect(
