@@ -201,12 +201,10 @@ async function startUpdates(
   log: Logger,
 ): Promise<Updates> {
   const choice = readFeedChoice(deps.userDataDir);
-  const made = await electronUpdater(deps.isPackaged ?? false, choice).catch(
-    (error: unknown) => ({
-      updater: undefined,
-      offReason: `The updater could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
-    }),
-  );
+  const made = await electronUpdater(deps.isPackaged ?? false, choice).catch((error: unknown) => ({
+    updater: undefined,
+    offReason: `The updater could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+  }));
   if (!made.updater) log.log('info', 'Updates are off', { reason: made.offReason });
   const updates = new Updates({
     running: deps.version,

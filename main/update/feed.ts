@@ -27,7 +27,9 @@ const feedUrl = z
     (text) => {
       try {
         const url = new URL(text);
-        return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+        return (
+          url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))
+        );
       } catch {
         return false;
       }
@@ -35,14 +37,19 @@ const feedUrl = z
     { message: 'url must be an https:// address (http:// only on 127.0.0.1)' },
   );
 
-const name = z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be a GitHub name (letters, digits, - _ .)');
+const name = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]+$/, 'must be a GitHub name (letters, digits, - _ .)');
 
 const feedSchema = z.discriminatedUnion('provider', [
   z
     .object({
       provider: z.literal('generic'),
       url: feedUrl,
-      channel: z.string().regex(/^[a-z0-9-]+$/).optional(),
+      channel: z
+        .string()
+        .regex(/^[a-z0-9-]+$/)
+        .optional(),
     })
     .strict(),
   z
@@ -83,7 +90,7 @@ export function parseFeed(text: string | undefined, file = FEED_FILE): FeedChoic
         'Write {"provider": "generic", "url": "https://..."} or {"provider": "github", "owner": "...", "repo": "..."}.',
     };
   }
-  return { source: 'file', feed: parsed.data as FeedOptions };
+  return { source: 'file', feed: parsed.data };
 }
 
 /** The desk's choice: update-feed.json in the user data folder, or the package's own feed. */

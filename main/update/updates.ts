@@ -16,7 +16,10 @@ export interface UpdaterLike {
   autoDownload: boolean;
   autoInstallOnAppQuit: boolean;
   allowDowngrade: boolean;
-  checkForUpdates(): Promise<{ updateInfo: { version: string }; downloadPromise?: Promise<unknown> | null } | null>;
+  checkForUpdates(): Promise<{
+    updateInfo: { version: string };
+    downloadPromise?: Promise<unknown> | null;
+  } | null>;
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
   on(event: 'update-available', listener: (info: { version: string }) => void): unknown;
   on(event: 'download-progress', listener: (progress: { percent: number }) => void): unknown;
@@ -25,13 +28,7 @@ export interface UpdaterLike {
 }
 
 export type UpdatePhase =
-  | 'off'
-  | 'idle'
-  | 'checking'
-  | 'up-to-date'
-  | 'downloading'
-  | 'ready'
-  | 'failed';
+  'off' | 'idle' | 'checking' | 'up-to-date' | 'downloading' | 'ready' | 'failed';
 
 export interface UpdateView {
   running: string;
@@ -56,7 +53,11 @@ export interface UpdatesDeps {
   updater: UpdaterLike | undefined;
   offReason?: string;
   inFlightNow: () => Promise<InFlightNow>;
-  log?: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+  log?: (
+    level: 'info' | 'warn' | 'error',
+    message: string,
+    fields?: Record<string, unknown>,
+  ) => void;
   onChanged?: (view: UpdateView) => void;
   now?: () => number;
   /** How often the "is a check due" question is asked (an hour; a laptop that slept catches up). */
@@ -115,9 +116,12 @@ export class Updates {
   start(): void {
     if (!this.deps.updater || this.timer) return;
     void this.check();
-    this.timer = setInterval(() => {
-      if (checkDue(this.checkedAt, this.now())) void this.check();
-    }, this.deps.tickMs ?? 60 * 60_000);
+    this.timer = setInterval(
+      () => {
+        if (checkDue(this.checkedAt, this.now())) void this.check();
+      },
+      this.deps.tickMs ?? 60 * 60_000,
+    );
     this.timer.unref();
   }
 

@@ -27,9 +27,13 @@ it('offers the newer version and installs it only once the refund in flight has 
   await h.open('#/updates');
   const page = h.page;
   await page.getByText('Downloaded, ready to install').waitFor();
-  expect(await page.locator('.update-facts').innerText()).toMatch(/Running\s+0\.1\.0\s+Offered\s+0\.2\.0/);
+  expect(await page.locator('.update-facts').innerText()).toMatch(
+    /Running\s+0\.1\.0\s+Offered\s+0\.2\.0/,
+  );
   const install = page.getByRole('button', { name: 'Install and restart' });
-  await page.getByText(/^Not now: a refund of order \d+ is waiting for the gateway's final answer/).waitFor();
+  await page
+    .getByText(/^Not now: a refund of order \d+ is waiting for the gateway's final answer/)
+    .waitFor();
   expect(await install.isDisabled()).toBe(true);
   expect(desk.installs()).toBe(0);
 

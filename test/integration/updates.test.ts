@@ -97,7 +97,9 @@ describe('a feed on 127.0.0.1', () => {
     await updates.check();
     const view = await updates.view();
     expect(view).toMatchObject({ phase: 'failed', install: { allowed: false } });
-    expect(view.message).toMatch(/did not match the feed's sha512 checksum.*nothing will be installed/);
+    expect(view.message).toMatch(
+      /did not match the feed's sha512 checksum.*nothing will be installed/,
+    );
     expect(feed.served).toContain('/paydesk_0.2.0_amd64.deb');
     expect(downloaded()).toEqual([]);
     expect(await updates.install()).toEqual({

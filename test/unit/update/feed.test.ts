@@ -21,12 +21,12 @@ describe('parseFeed', () => {
   });
 
   it('a generic HTTPS server, and GitHub releases', () => {
-    expect(parseFeed('{"provider":"generic","url":"https://updates.example.com/paydesk/"}')).toEqual(
-      {
-        source: 'file',
-        feed: { provider: 'generic', url: 'https://updates.example.com/paydesk/' },
-      },
-    );
+    expect(
+      parseFeed('{"provider":"generic","url":"https://updates.example.com/paydesk/"}'),
+    ).toEqual({
+      source: 'file',
+      feed: { provider: 'generic', url: 'https://updates.example.com/paydesk/' },
+    });
     const github = parseFeed('{"provider":"github","owner":"acme","repo":"paydesk"}');
     expect(github).toEqual({
       source: 'file',

@@ -78,9 +78,15 @@ describe('installDecision', () => {
   });
 
   it('a batch alone, and several batches', () => {
-    expect(installDecision({ entries: [], batches: ['a.csv', 'b.csv'] })).toMatchObject({
+    expect(installDecision({ entries: [], batches: ['a.csv'] })).toEqual({
       allowed: false,
-      reason: expect.stringMatching(/^Not now: 2 batches are running\./),
+      reason:
+        'Not now: the batch a.csv is running. Restarting would interrupt it. Install once the ' +
+        'batch has finished or is paused (Batch screen) and every answer is in.',
     });
+    const several = installDecision({ entries: [], batches: ['a.csv', 'b.csv'] });
+    expect(several.allowed === false && several.reason).toMatch(
+      /^Not now: 2 batches are running\. Restarting would interrupt them\./,
+    );
   });
 });

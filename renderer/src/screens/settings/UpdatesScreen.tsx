@@ -101,7 +101,9 @@ export function UpdatesScreen() {
         {install.error && <ErrorNotice error={install.error} />}
         {refused && <Notice kind="warning">{refused}</Notice>}
         {install.data?.installing && (
-          <Notice kind="info">Paydesk is closing to install the update and will start again.</Notice>
+          <Notice kind="info">
+            Paydesk is closing to install the update and will start again.
+          </Notice>
         )}
         {view && view.phase === 'ready' && !view.install.allowed && !refused && (
           <p className="update-why" id={`${uid}-why`}>
@@ -122,9 +124,7 @@ export function UpdatesScreen() {
           </button>
           <button
             type="button"
-            disabled={
-              !view || view.phase === 'off' || view.phase === 'checking' || check.isPending
-            }
+            disabled={!view || view.phase === 'off' || view.phase === 'checking' || check.isPending}
             onClick={() => check.mutate()}
           >
             Check now
