@@ -28,6 +28,7 @@ describe('window.paydesk in the page', () => {
     const keys = await h.page.evaluate(() => Object.keys(window.paydesk!).sort());
     expect(keys).toEqual([
       'app',
+      'backups',
       'batches',
       'cards',
       'journal',
@@ -41,6 +42,7 @@ describe('window.paydesk in the page', () => {
       'profiles',
       'recurring',
       'session',
+      'support',
       'team',
       'tools',
       'updates',
