@@ -18,6 +18,7 @@ import { Updates } from '../../main/update/updates';
 import { CONTROL_KEY } from '../support/samples';
 import { FAST, sqliteStore, type ServiceDesk, type ServiceStore } from '../support/service-stores';
 import { approvedOrder, SHOP, shopClient } from '../support/shop';
+import { sleep, until } from '../support/wait';
 import { debUpdater, startFeed, type FeedServer } from '../support/update-feed';
 
 const NOTHING_IN_FLIGHT = (): Promise<InFlightNow> => Promise.resolve({ entries: [], batches: [] });
@@ -166,4 +167,32 @@ describe('installing waits for what is in flight', () => {
     expect(await updates.install()).toEqual({ installing: true });
     expect(quitAndInstall).toHaveBeenCalledTimes(1);
   }, 30_000);
+});
+
+describe('when the feed is asked', () => {
+  it('at start, then again once a day has passed since the last check', async () => {
+    feed = await startFeed({ version: '0.1.0', bytes: PACKAGE });
+    const { updater } = debUpdater(dir, '0.1.0', feed.url);
+    let now = Date.parse('2026-11-27T09:00:00Z');
+    const updates = new Updates({
+      running: '0.1.0',
+      feed: feed.url,
+      updater,
+      inFlightNow: NOTHING_IN_FLIGHT,
+      now: () => now,
+      tickMs: 10,
+    });
+    const asked = () => feed!.served.filter((path) => path === '/latest-linux.yml').length;
+    try {
+      updates.start();
+      await until(() => asked() === 1, 5_000, 'the check at start');
+      await sleep(100); // ten ticks within the day: no check
+      expect(asked()).toBe(1);
+      now += 24 * 60 * 60_000;
+      await until(() => asked() === 2, 5_000, 'the check a day later');
+      expect((await updates.view()).checkedAt).toBe('2026-11-28T09:00:00.000Z');
+    } finally {
+      updates.stop();
+    }
+  });
 });
