@@ -61,6 +61,7 @@ export function UpdatesScreen() {
   });
   const view = updates.data;
   const refused = install.data && !install.data.installing ? install.data.reason : null;
+  const why = view && view.phase === 'ready' && !view.install.allowed && !refused;
 
   return (
     <div className="team-journal-screen updates-screen">
@@ -105,7 +106,7 @@ export function UpdatesScreen() {
             Paydesk is closing to install the update and will start again.
           </Notice>
         )}
-        {view && view.phase === 'ready' && !view.install.allowed && !refused && (
+        {why && !view.install.allowed && (
           <p className="update-why" id={`${uid}-why`}>
             {view.install.reason}
           </p>
@@ -117,7 +118,7 @@ export function UpdatesScreen() {
             disabled={
               !view || !view.install.allowed || install.isPending || !!install.data?.installing
             }
-            aria-describedby={view?.phase === 'ready' ? `${uid}-why` : undefined}
+            aria-describedby={why ? `${uid}-why` : undefined}
             onClick={() => install.mutate()}
           >
             Install and restart
