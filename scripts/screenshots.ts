@@ -16,6 +16,7 @@ import { shootMoney } from '../test/e2e/shots/money';
 import { shootOrders } from '../test/e2e/shots/orders';
 import { shootTeam } from '../test/e2e/shots/team';
 import { shootTools } from '../test/e2e/shots/tools';
+import { shootUpdates } from '../test/e2e/shots/updates';
 import { teamHarness } from '../test/support/journal-ports';
 import { postgresAvailability, startCluster } from '../test/support/postgres';
 
@@ -41,6 +42,8 @@ for (const shoot of [
     await h.close();
   }
 }
+// Settings -> Updates: a harness of its own, with a feed on 127.0.0.1 and a refund in flight.
+written.push(...(await shootUpdates(dir)));
 // The stop of a start that finds its journal emptied: a data folder of its own, removed after.
 const stopDir = mkdtempSync(join(tmpdir(), 'paydesk-shots-stop-'));
 try {

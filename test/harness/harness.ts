@@ -16,7 +16,7 @@ import { build } from 'vite';
 import { eventChannelOf } from '../../common/contract';
 import { createBridge, type Bridge } from '../../main/bridge';
 import { contentText } from '../../main/files';
-import { createHandlers } from '../../main/handlers';
+import { createHandlers, type DesktopDeps } from '../../main/handlers';
 import { APP_ORIGIN, createAppRequestHandler } from '../../main/protocol';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices, type StartOptions } from '../../main/services/app';
@@ -122,6 +122,8 @@ export interface HarnessOptions {
   /** Reuse a data folder (a second start); a fresh temp folder otherwise. */
   dataDir?: string;
   secrets?: MemorySecretStore;
+  /** Settings -> Updates, made for the services just started; off when absent. */
+  updates?: (services: PaydeskServices) => NonNullable<DesktopDeps['updates']>;
 }
 
 let sharedBrowser: Promise<Browser> | undefined;
@@ -191,6 +193,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const bridgeFor = (services: PaydeskServices) =>
     createBridge(
       createHandlers(services, {
+        ...(options.updates ? { updates: options.updates(services) } : {}),
         version: 'harness',
         operator: 'e2e-clerk',
         saveFile: async (name, content, kind) => {
