@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
 
 import type { UpdateViewData } from '../../../../common/contract';
+import { localTimeWithOffset } from '../../../../common/time';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import './settings.css';
@@ -88,7 +89,7 @@ export function UpdatesScreen() {
                 : ''}
             </dd>
             <dt>Last checked</dt>
-            <dd>{view.checkedAt ? new Date(view.checkedAt).toLocaleString() : 'Not yet'}</dd>
+            <dd>{view.checkedAt ? localTimeWithOffset(view.checkedAt) : 'Not yet'}</dd>
             <dt>Feed</dt>
             <dd>
               <code>{view.feed}</code>
