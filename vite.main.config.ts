@@ -13,8 +13,15 @@ import { defineConfig } from 'vite';
 
 // electron is provided by the runtime; keytar and better-sqlite3 are native addons that cannot be
 // bundled (electron-builder unpacks them from the asar); node-forge picks its native helpers
-// at run time and is kept whole for that.
-const RUNTIME_DEPENDENCIES = ['electron', 'keytar', 'better-sqlite3', 'node-forge'];
+// at run time and is kept whole for that; electron-updater requires its updater and Electron's
+// parts lazily, by platform, and is loaded only by a packaged app.
+const RUNTIME_DEPENDENCIES = [
+  'electron',
+  'keytar',
+  'better-sqlite3',
+  'node-forge',
+  'electron-updater',
+];
 
 function isExternal(id: string): boolean {
   if (id.startsWith('node:') || builtinModules.includes(id)) return true;

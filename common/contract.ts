@@ -464,6 +464,21 @@ const lifecycleSchema = z.object({
   message: z.string().optional(),
 });
 
+/** Settings -> Updates: the version running, what the feed offers, and whether to install now. */
+const updateViewSchema = z.object({
+  running: z.string(),
+  feed: z.string(),
+  phase: z.enum(['off', 'idle', 'checking', 'up-to-date', 'downloading', 'ready', 'failed']),
+  offered: z.string().nullable(),
+  percent: z.number().nullable(),
+  checkedAt: z.string().nullable(),
+  message: z.string().nullable(),
+  install: z.union([
+    z.object({ allowed: z.literal(true) }),
+    z.object({ allowed: z.literal(false), reason: z.string() }),
+  ]),
+});
+
 const trustedCaSchema = z.object({
   certificates: z.array(
     z.object({
@@ -656,6 +671,18 @@ export const contract = {
       trustedCaSchema,
     ),
     clearTrustedCa: call(empty, trustedCaSchema),
+  },
+  /** Settings -> Updates. install quits Paydesk only when nothing is in flight (else the reason). */
+  updates: {
+    state: call(empty, updateViewSchema),
+    check: call(empty, updateViewSchema),
+    install: call(
+      empty,
+      z.union([
+        z.object({ installing: z.literal(true) }),
+        z.object({ installing: z.literal(false), reason: z.string() }),
+      ]),
+    ),
   },
   /** Answered from the first moment the window exists, before the services have started. */
   lifecycle: {
@@ -894,6 +921,8 @@ export const contract = {
 export const events = {
   /** The start or the shutdown moved on (lifecycle.state's answer, pushed). */
   lifecycle: lifecycleSchema,
+  /** Settings -> Updates changed: checking, downloading, ready, failed. */
+  updateChanged: updateViewSchema,
   /** A journal entry was written or changed state (sent, acknowledged, final...). */
   journalChanged: journalRowSchema,
   /** How far a CSV export of the journal has come: lines done of about `total`. */
@@ -924,6 +953,7 @@ export type JournalFilterInput = z.input<typeof journalFilterSchema>;
 export type CallbackCheckData = z.output<typeof callbackCheckSchema>;
 export type BatchViewData = z.output<typeof batchViewSchema>;
 export type TrustedCaData = z.output<typeof trustedCaSchema>;
+export type UpdateViewData = z.output<typeof updateViewSchema>;
 export type LifecycleData = z.output<typeof lifecycleSchema>;
 export type BatchRowData = z.output<typeof batchRowSchema>;
 

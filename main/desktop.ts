@@ -28,6 +28,9 @@ import { PaydeskServices } from './services/app';
 import { ServiceError } from './services/errors';
 import { journalRowView } from './services/journal';
 import { KEYCHAIN_WAITING_MESSAGE, KeychainCheck } from './services/keychain-check';
+import { electronUpdater } from './update/electron';
+import { describeFeed, readFeedChoice } from './update/feed';
+import { Updates } from './update/updates';
 
 export interface DesktopDeps {
   userDataDir: string;
@@ -44,6 +47,8 @@ export interface DesktopDeps {
   relaunch: () => void;
   /** How long the keychain check may take before the window offers its choices. */
   keychainBoundMs?: number;
+  /** Settings -> Updates: checked only by a packaged app (app.isPackaged). */
+  isPackaged?: boolean;
 }
 
 export interface Desktop {
@@ -104,8 +109,10 @@ export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
       if (win) sendEvent(win.webContents, 'journalChanged', journalRowView(entry));
     },
   });
+  const updates = await startUpdates(deps, ready, log);
   const handlers = ready.then((services) =>
     createHandlers(services, {
+      updates,
       version: deps.version,
       operator,
       logFile,
@@ -175,12 +182,47 @@ export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
   const unregister = await registerBridgeWithElectron(bridge);
 
   function stop(): Promise<void> {
+    updates.stop();
     stopped ??= stopServices(ready, keychain, lifecycle, log, () => {
       stopping = true;
     }).finally(unregister);
     return stopped;
   }
   return { lifecycle, ready, stop };
+}
+
+/**
+ * Settings -> Updates: the first check once the services have started (so a check never slows
+ * the start), then daily; the window is told each change.
+ */
+async function startUpdates(
+  deps: DesktopDeps,
+  ready: Promise<PaydeskServices>,
+  log: Logger,
+): Promise<Updates> {
+  const choice = readFeedChoice(deps.userDataDir);
+  const made = await electronUpdater(deps.isPackaged ?? false, choice).catch((error: unknown) => ({
+    updater: undefined,
+    offReason: `The updater could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+  }));
+  if (!made.updater) log.log('info', 'Updates are off', { reason: made.offReason });
+  const updates = new Updates({
+    running: deps.version,
+    feed: describeFeed(choice),
+    updater: made.updater,
+    ...(made.updater ? {} : { offReason: made.offReason }),
+    inFlightNow: async () => (await ready).inFlightNow(),
+    log: (level, message, fields) => log.log(level, message, fields),
+    onChanged: (view) => {
+      const win = deps.currentWindow();
+      if (win) sendEvent(win.webContents, 'updateChanged', view);
+    },
+  });
+  ready.then(
+    () => updates.start(),
+    () => undefined,
+  );
+  return updates;
 }
 
 async function stopServices(

@@ -7,6 +7,7 @@ import type { PaydeskServices } from './services/app';
 import { ServiceError } from './services/errors';
 import type { FileContent } from './files';
 import { READY } from './lifecycle';
+import type { Updates, UpdateView } from './update/updates';
 import { journalRowView, type ExportProgress } from './services/journal';
 
 export interface DesktopDeps {
@@ -28,7 +29,20 @@ export interface DesktopDeps {
    * stop and start them). Absent: the person quits and starts Paydesk again.
    */
   restartSoon?(): void;
+  /** Settings -> Updates (main/update/updates.ts). Absent: updates are off (the harness, npm start). */
+  updates?: Pick<Updates, 'view' | 'check' | 'install'>;
 }
+
+const UPDATES_OFF: UpdateView = {
+  running: '',
+  feed: 'none',
+  phase: 'off',
+  offered: null,
+  percent: null,
+  checkedAt: null,
+  message: 'Updates are checked only by an installed Paydesk.',
+  install: { allowed: false, reason: 'Updates are checked only by an installed Paydesk.' },
+};
 
 const RESTARTING = 'Paydesk restarts now to open the journal you chose.';
 const RESTART_BY_HAND = 'Quit Paydesk and start it again to open the journal you chose.';
@@ -62,6 +76,16 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
   return {
     // Served here once the services run; the desktop answers these itself before then.
     lifecycle: { state: () => READY, retryKeychain: () => READY, skipKeychain: () => READY },
+    updates: {
+      state: () => deps.updates?.view() ?? { ...UPDATES_OFF, running: deps.version },
+      check: async () => {
+        if (!deps.updates) return { ...UPDATES_OFF, running: deps.version };
+        await deps.updates.check();
+        return deps.updates.view();
+      },
+      install: () =>
+        deps.updates?.install() ?? { installing: false as const, reason: UPDATES_OFF.message! },
+    },
     network: {
       trustedCa: () => services.network.view(),
       saveTrustedCa: ({ pem }) => services.network.save(pem),

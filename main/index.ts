@@ -75,6 +75,7 @@ async function onReady(): Promise<void> {
     userDataDir: app.getPath('userData'),
     documentsDir: app.getPath('documents'),
     version: app.getVersion(),
+    isPackaged: app.isPackaged,
     dialog,
     clipboard,
     currentWindow: () => mainWindow ?? undefined,

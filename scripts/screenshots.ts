@@ -29,6 +29,7 @@ const { shootMoney } = await import('../test/e2e/shots/money');
 const { shootOrders } = await import('../test/e2e/shots/orders');
 const { shootTeam } = await import('../test/e2e/shots/team');
 const { shootTools } = await import('../test/e2e/shots/tools');
+const { shootUpdates } = await import('../test/e2e/shots/updates');
 const { teamHarness } = await import('../test/support/journal-ports');
 const { postgresAvailability, startCluster } = await import('../test/support/postgres');
 
@@ -90,6 +91,8 @@ for (const shoot of [
     await h.close();
   }
 }
+// Settings -> Updates: a harness of its own, with a feed on 127.0.0.1 and a refund in flight.
+written.push(...(await shootUpdates(dir)));
 // The stop of a start that finds its journal emptied: a data folder of its own, removed after.
 const stopDir = join(DATA_ROOT, 'paydesk-shots-stop');
 mkdirSync(stopDir, { recursive: true });

@@ -36,6 +36,8 @@ import type { TeamOpenOptions } from '../store/postgres/connect';
 import { TeamProfiles } from './team/profiles';
 import { TeamUploadService } from './team/upload';
 import { TrustedCa, type TrustedCaView } from './trusted-ca';
+import { inFlightNow } from './in-flight-now';
+import type { InFlightNow } from '../update/policy';
 
 export interface StartOptions {
   dataDir: string;
@@ -146,6 +148,8 @@ export class PaydeskServices {
     readonly support: { bundle(app: { version: string; logFile?: string }): Promise<string> },
     /** Settings -> Network: the CA trusted besides the built-in roots. */
     readonly network: NetworkSettings,
+    /** What a restart would interrupt now (Settings -> Updates waits for nothing of it). */
+    readonly inFlightNow: () => Promise<InFlightNow>,
   ) {}
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
@@ -390,6 +394,7 @@ export class PaydeskServices {
           ),
       },
       network,
+      () => inFlightNow(actions, journal, batches),
     );
   }
 

@@ -63,6 +63,9 @@ const BackupsScreen = lazy(() =>
 const NetworkScreen = lazy(() =>
   import('./screens/settings/NetworkScreen').then((m) => ({ default: m.NetworkScreen })),
 );
+const UpdatesScreen = lazy(() =>
+  import('./screens/settings/UpdatesScreen').then((m) => ({ default: m.UpdatesScreen })),
+);
 const PayLinkScreen = lazy(() =>
   import('./screens/pay-link/PayLinkScreen').then((m) => ({ default: m.PayLinkScreen })),
 );
@@ -237,6 +240,7 @@ function Frame() {
                 <NetworkScreen />
               </RoleFence>
             )}
+            {route.screen === 'updates' && <UpdatesScreen />}
           </Suspense>
         </main>
       </div>

@@ -17,7 +17,8 @@ export type ScreenName =
   | 'keys'
   | 'team-journal'
   | 'backups'
-  | 'network';
+  | 'network'
+  | 'updates';
 
 /** The navigation's groups, by what people do. */
 export const GROUPS = [
@@ -93,6 +94,7 @@ export const SCREENS: readonly { name: ScreenName; label: string; who: string; g
     group: 'Settings',
   },
   { name: 'network', label: 'Network', who: "A company proxy's certificate", group: 'Settings' },
+  { name: 'updates', label: 'Updates', who: 'New versions of Paydesk', group: 'Settings' },
 ];
 
 export interface Route {

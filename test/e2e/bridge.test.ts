@@ -45,6 +45,7 @@ describe('window.paydesk in the page', () => {
       'support',
       'team',
       'tools',
+      'updates',
       'version',
     ]);
     expect(

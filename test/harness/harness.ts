@@ -16,7 +16,7 @@ import { build } from 'vite';
 import { eventChannelOf } from '../../common/contract';
 import { createBridge, type Bridge } from '../../main/bridge';
 import { contentText } from '../../main/files';
-import { createHandlers } from '../../main/handlers';
+import { createHandlers, type DesktopDeps } from '../../main/handlers';
 import { APP_ORIGIN, createAppRequestHandler } from '../../main/protocol';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices, type StartOptions } from '../../main/services/app';
@@ -128,6 +128,8 @@ export interface HarnessOptions {
    * process, and each page opened moves the clock one minute on.
    */
   clock?: FixedClock;
+  /** Settings -> Updates, made for the services just started; off when absent. */
+  updates?: (services: PaydeskServices) => NonNullable<DesktopDeps['updates']>;
 }
 
 let fixedInputs: (() => HarnessOptions) | undefined;
@@ -236,6 +238,7 @@ export async function startHarness(given: HarnessOptions = {}): Promise<Harness>
   const bridgeFor = (services: PaydeskServices) =>
     createBridge(
       createHandlers(services, {
+        ...(options.updates ? { updates: options.updates(services) } : {}),
         version: 'harness',
         operator: 'e2e-clerk',
         saveFile: async (name, content, kind) => {

@@ -52,6 +52,11 @@ export class FollowUps {
     this.following.set(entry.clientOrderId, done);
   }
 
+  /** The entries being followed to their final status now. */
+  followed(): string[] {
+    return [...this.following.keys()];
+  }
+
   /** The running follow-up of an entry, if there is one. */
   running(clientOrderId: string): Promise<JournalEntry> | undefined {
     return this.following.get(clientOrderId);

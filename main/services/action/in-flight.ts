@@ -235,6 +235,11 @@ export class InFlight {
     return this.followUps.running(clientOrderId) ?? this.journal.get(clientOrderId);
   }
 
+  /** Entries this process is following to their final status, or still recording. */
+  busy(): string[] {
+    return [...new Set([...this.followUps.followed(), ...this.recording.keys()])];
+  }
+
   /** At start: asks `status` about every entry whose final word is owed; never sends. */
   reconcile(): Promise<JournalEntry[]> {
     return reconcileInFlight(this.journal, this.connections, this.settler, this.owner);

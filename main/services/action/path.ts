@@ -125,6 +125,14 @@ export class ActionPath {
     return this.options.operator;
   }
 
+  /**
+   * The action ids this process is working on now: being decided or sent, or sent and followed
+   * to their final status. What a restart would interrupt (an update waits for it).
+   */
+  busy(): string[] {
+    return [...new Set([...this.byActionId.keys(), ...this.inFlight.busy()])];
+  }
+
   /** A fresh client_orderid for a new action; keep it and send it again on every retry. */
   openAction(): { clientOrderId: string } {
     return {

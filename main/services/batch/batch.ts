@@ -282,6 +282,11 @@ export class BatchService {
     return (await batchCsv()).resultCsv(this.batchOf(batchId).header ?? undefined, rows, entries);
   }
 
+  /** The file names of the batches this process is running now (pausing ones included). */
+  running(): string[] {
+    return [...this.runs.keys()].map((id) => this.batchOf(id).fileName);
+  }
+
   /**
    * The app is quitting: no new row starts, and the rows being sent get a moment to end. What
    * is still in flight stays so in the journal; the batch stays "running" in the database, so
