@@ -82,7 +82,7 @@ export async function shootUpdates(dir: string): Promise<string[]> {
     await desk.h.open('#/updates');
     await desk.h.page.getByText(/^Not now: a refund of order/).waitFor();
     const file = join(dir, 'updates.png');
-    await desk.h.page.screenshot({ path: file, fullPage: true });
+    await stableScreenshot(desk.h.page, { path: file, fullPage: true });
     return [file];
   } finally {
     await desk.close();
