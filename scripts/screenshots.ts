@@ -49,6 +49,8 @@ const generatedKey = testKey('harness', 'fixtures', 'test-only-screenshots-rsa20
 const SANDBOX_PORT = 47_613;
 /** The team cluster's port, typed into Settings -> Team journal on the pictures. */
 const TEAM_PORT = 47_614;
+/** The update feed's port, shown on Settings -> Updates. */
+const UPDATES_FEED_PORT = 47_615;
 
 /** The desks' data folders: Team journal shows where its settings are saved. */
 const DATA_ROOT = '/tmp/paydesk-screenshots';
@@ -92,7 +94,7 @@ for (const shoot of [
   }
 }
 // Settings -> Updates: a harness of its own, with a feed on 127.0.0.1 and a refund in flight.
-written.push(...(await shootUpdates(dir)));
+written.push(...(await shootUpdates(dir, UPDATES_FEED_PORT)));
 // The stop of a start that finds its journal emptied: a data folder of its own, removed after.
 const stopDir = join(DATA_ROOT, 'paydesk-shots-stop');
 mkdirSync(stopDir, { recursive: true });

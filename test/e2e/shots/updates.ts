@@ -22,11 +22,12 @@ export interface UpdatesDesk {
   close(): Promise<void>;
 }
 
-export async function updatesDesk(processingMs: number): Promise<UpdatesDesk> {
+export async function updatesDesk(processingMs: number, feedPort?: number): Promise<UpdatesDesk> {
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-updates-'));
   const feed = await startFeed({
     version: '0.2.0',
     bytes: Buffer.from('paydesk 0.2.0 '.repeat(8192)),
+    ...(feedPort ? { port: feedPort } : {}),
   });
   let installs = 0;
   let made: Updates | undefined;
@@ -74,8 +75,9 @@ export async function refundDemoSale(h: Harness): Promise<string> {
   return clientOrderId;
 }
 
-export async function shootUpdates(dir: string): Promise<string[]> {
-  const desk = await updatesDesk(120_000);
+/** `feedPort`: the screenshots' fixed one (the picture shows the feed's address). */
+export async function shootUpdates(dir: string, feedPort?: number): Promise<string[]> {
+  const desk = await updatesDesk(120_000, feedPort);
   try {
     await desk.updates().check();
     await refundDemoSale(desk.h);
