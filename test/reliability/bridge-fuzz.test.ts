@@ -413,6 +413,9 @@ const SHAPES: Record<string, string[]> = {
   'backups.restore': ['name'],
   'backups.startNewJournal': [],
   'support.saveBundle': [],
+  'updates.state': [],
+  'updates.check': [],
+  'updates.install': [],
 };
 
 function shaped(fields: string[], options: { realProfile: boolean }): fc.Arbitrary<unknown> {
