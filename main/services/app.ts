@@ -76,6 +76,14 @@ export interface StartOptions {
   probeKeychain?: () => Promise<SecretStoreStatus>;
   /** Told each step of the start, in a few words, for the window to show. */
   onStep?: (step: string) => void;
+  /**
+   * Screenshots only: the embedded sandbox's port on a first start (the app lets the OS pick a
+   * free one), the action ids and the key Keys -> Generate attaches (a test-only one), so that
+   * a second run of `npm run screenshots` draws the same pictures.
+   */
+  sandboxPort?: number;
+  newActionId?: () => string;
+  makeKey?: (bits: KeySize) => Promise<KeyMaterial>;
 }
 
 export interface NetworkSettings {
@@ -233,11 +241,13 @@ export class PaydeskServices {
       },
       teamProfiles,
       pendingKeys,
+      options.makeKey,
     );
     // One action path for every operation that moves money or registers something.
     const actions = new ActionPath(journal, connections, {
       operator: options.operator,
       ...(options.wait ? { wait: options.wait } : {}),
+      ...(options.newActionId ? { newActionId: options.newActionId } : {}),
       onEntryChanged: (entry) => {
         log.log('info', 'journal entry changed', {
           clientOrderId: entry.clientOrderId,

@@ -4,6 +4,7 @@
 // but finds missing or empty stops the app read-only with a sentence
 // and the latest backup to offer, instead of SQLite quietly making a new, empty one.
 
+import { localTimeWithOffset } from '../../common/time';
 import type { Logger } from '../log';
 import type { SecretStore } from '../secrets';
 import { listBackups } from '../store/sqlite/backup';
@@ -60,7 +61,7 @@ export async function openDeskStore(
     ? undefined
     : absentJournal(file, backupFolderOf(dataDir), keychainKnows);
   if (absent) {
-    const when = latest ? `${latest.takenAt.replace('T', ' ').slice(0, 16)} UTC` : undefined;
+    const when = latest ? localTimeWithOffset(latest.takenAt) : undefined;
     const message = describeAbsentJournal(absent, file, when);
     log.log('error', 'The journal is missing or empty; waiting for a choice', { file, absent });
     return {

@@ -24,6 +24,8 @@ export interface EmbeddedSandboxOptions {
   sandboxDelayMs?: number;
   sandboxKeyBits?: KeySize;
   makeSandboxKey?: (bits: number) => Promise<KeyMaterial>;
+  /** Screenshots only: the port of a first start (a free one otherwise). */
+  sandboxPort?: number;
 }
 
 const SANDBOX_LOGIN = 'paydesk-sandbox';
@@ -121,7 +123,10 @@ export async function startEmbeddedSandbox(
   let moved: string | undefined;
   let sandbox: Sandbox;
   try {
-    sandbox = await startSandbox({ ...sandboxOptions, port: remembered ?? 0 });
+    sandbox = await startSandbox({
+      ...sandboxOptions,
+      port: remembered ?? options.sandboxPort ?? 0,
+    });
   } catch (error) {
     if (remembered === undefined || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE')
       throw error;

@@ -39,13 +39,16 @@ export class KeyService {
     },
     /** Keys still being made (the built-in Sandbox's, at start): every call here waits for them. */
     private readonly pending: PendingKeys = new PendingKeys(),
+    /** Makes a new key pair: node-forge's in the app; the screenshots pass a fixed test-only key. */
+    private readonly makeKey?: (bits: KeySize) => Promise<KeyMaterial>,
   ) {}
 
   async generate(profileId: string, bits: KeySize = 4096): Promise<PublicKeyView> {
     this.profiles.require(profileId);
     this.profiles.requireWritable('attach a new key');
     this.team?.checkKey(profileId, undefined);
-    return this.attach(profileId, await (await keys()).generateKeyPair(bits));
+    const made = this.makeKey ? this.makeKey(bits) : (await keys()).generateKeyPair(bits);
+    return this.attach(profileId, await made);
   }
 
   async import(profileId: string, pem: string, passphrase?: string): Promise<PublicKeyView> {

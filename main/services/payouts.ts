@@ -10,6 +10,7 @@
 // another one through. A profile may ask for four eyes: the pay by someone other than who
 // checked it (payoutFourEyes), checked here and, on a team journal, by the database too.
 
+import { localTimeWithOffset } from '../../common/time';
 import { formatMinor, parseAmount } from '../gateway/amount';
 import { IN_FLIGHT } from '../store/journal/types';
 import type { JournalEntry } from '../store/journal/port';
@@ -293,8 +294,8 @@ export class PayoutService {
           throw new ServiceError(
             earlier.state === 'final' ? 'NOT_ALLOWED' : 'PENDING',
             earlier.state === 'final'
-              ? `This payout was already paid by ${earlier.operator} at ${earlier.createdAt.slice(0, 16).replace('T', ' ')} UTC (${earlier.status ?? 'final'}); a payout is paid once.`
-              : `${earlier.operator} is already paying this payout (since ${earlier.createdAt.slice(11, 16)} UTC); it is paid once. Wait for its outcome.`,
+              ? `This payout was already paid by ${earlier.operator} at ${localTimeWithOffset(earlier.createdAt)} (${earlier.status ?? 'final'}); a payout is paid once.`
+              : `${earlier.operator} is already paying this payout (since ${localTimeWithOffset(earlier.createdAt)}); it is paid once. Wait for its outcome.`,
           );
         return {
           operation: 'PAYOUT_V4_PAY',

@@ -4,7 +4,7 @@
 // bridge.handle with the real services, a real SQLite file, the real embedded sandbox and the
 // in-memory keychain. Only Electron's own plumbing is outside this loop.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { APP_ORIGIN, createAppRequestHandler } from '../../main/protocol';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices, type StartOptions } from '../../main/services/app';
 import { journalRowView } from '../../main/services/journal';
+import { SCREENSHOT_ZONE, type FixedClock } from './fixed-clock';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const RENDERER = join(ROOT, 'out', 'renderer');
@@ -122,9 +123,29 @@ export interface HarnessOptions {
   /** Reuse a data folder (a second start); a fresh temp folder otherwise. */
   dataDir?: string;
   secrets?: MemorySecretStore;
+  /**
+   * Screenshots only (fixed-clock.ts): the page gets the same fixed time and zone as the
+   * process, and each page opened moves the clock one minute on.
+   */
+  clock?: FixedClock;
   /** Settings -> Updates, made for the services just started; off when absent. */
   updates?: (services: PaydeskServices) => NonNullable<DesktopDeps['updates']>;
 }
+
+let fixedInputs: (() => HarnessOptions) | undefined;
+let fixedDirs: { root: string; made: number } | undefined;
+
+/**
+ * With fixed inputs: Chromium drawing the same pixels every time (no partial raster, no LCD text,
+ * one colour profile), so a redraw of part of a page draws it as a full one would.
+ */
+const SAME_PIXELS_ARGS = [
+  '--disable-partial-raster',
+  '--disable-lcd-text',
+  '--force-color-profile=srgb',
+  '--font-render-hinting=none',
+  '--disable-skia-runtime-opts',
+];
 
 let sharedBrowser: Promise<Browser> | undefined;
 async function browser(headless: boolean): Promise<Browser> {
@@ -140,7 +161,7 @@ async function browser(headless: boolean): Promise<Browser> {
   sharedBrowser ??= chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: fixedInputs ? [...CHROMIUM_ARGS, ...SAME_PIXELS_ARGS] : CHROMIUM_ARGS,
   });
   return sharedBrowser;
 }
@@ -157,10 +178,34 @@ export async function closeSharedBrowser(): Promise<void> {
   sharedBrowser = undefined;
 }
 
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+/**
+ * Screenshots only: every harness started from now on (the shots' own too) takes these options
+ * first (a fixed clock, fixed action ids, port and key), and its data folder is the next one
+ * under `dataRoot` (Team journal shows the folder), so a second run draws the same.
+ */
+export function useFixedInputs(inputs: () => HarnessOptions, dataRoot: string): void {
+  fixedInputs = inputs;
+  fixedDirs = { root: dataRoot, made: 0 };
+}
+
+/** A fresh data folder: a temp one, or with fixed inputs the next numbered one. */
+export function newDataDir(prefix: string): string {
+  if (!fixedDirs) return mkdtempSync(join(tmpdir(), prefix));
+  const dir = join(fixedDirs.root, `${prefix}${++fixedDirs.made}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export async function startHarness(given: HarnessOptions = {}): Promise<Harness> {
+  const fixed = fixedInputs?.() ?? {};
+  const options: HarnessOptions = {
+    ...fixed,
+    ...given,
+    services: { ...fixed.services, ...given.services },
+  };
   await ensureRendererBuilt();
   const ownsDir = !options.dataDir;
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
+  const dataDir = options.dataDir ?? newDataDir('paydesk-e2e-');
   const secrets = options.secrets ?? new MemorySecretStore();
   const renderer = await serveRenderer();
   // Events need the page, which opens after the services start.
@@ -232,9 +277,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const b = await browser(headless);
   const context = await b.newContext({
     viewport: options.viewport ?? { width: 1280, height: 800 },
+    ...(options.clock ? { timezoneId: SCREENSHOT_ZONE } : {}),
   });
   const page = await context.newPage();
   pageRef.current = page;
+  await options.clock?.attach(page);
   await page.exposeBinding('__paydeskInvoke', (source, channel: string, payload: unknown) =>
     current.bridge.handle(
       channel,
@@ -258,6 +305,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     saved,
     clipboard,
     open: async (hash = '') => {
+      await options.clock?.advance(60_000);
       await page.goto(`${renderer.origin}/index.html${hash}`);
     },
     close: async () => {

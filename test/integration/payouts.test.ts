@@ -216,6 +216,46 @@ describe('two-step payout (v4 check, then pay)', () => {
     ).rejects.toThrow(/already paying this payout/);
   });
 
+  it("says its times as every screen does: local time with the desk's offset, never UTC", async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'Asia/Kolkata'; // +05:30: a half-hour offset no UTC text could pass for
+    try {
+      const local = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+05:30/;
+      const check = payout();
+      await desk.payouts.check(check);
+      await desk.path.settled(check.clientOrderId);
+      const pay = {
+        profileId: desk.profileId,
+        checkClientOrderId: check.clientOrderId,
+        clientOrderId: desk.path.openAction().clientOrderId,
+      };
+      desk.sandbox.misbehave({
+        noDedupe: true,
+        serverErrorShare: 1,
+        operations: ['PAYOUT_V4_PAY'],
+      });
+      await expect(desk.payouts.pay(pay)).rejects.toThrow(/HTTP 500|fault/i);
+      desk.sandbox.misbehave({ noDedupe: true });
+      const sentences = [
+        // Unsettled: until when Paydesk keeps asking.
+        await desk.payouts.pay(pay).catch((e: Error) => e.message),
+        // Another pay while that one is unsettled: since when it is being paid.
+        await desk.payouts
+          .pay({ ...pay, clientOrderId: desk.path.openAction().clientOrderId })
+          .catch((e: Error) => e.message),
+      ];
+      expect(sentences[0]).toMatch(/keeps asking until/);
+      expect(sentences[1]).toMatch(/already paying this payout \(since /);
+      for (const sentence of sentences) {
+        expect(sentence).toMatch(local);
+        expect(sentence).not.toMatch(/UTC/);
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('a profile without an RSA key is told to go to Keys, and nothing is journaled', async () => {
     await expect(desk.payouts.check(payout({ profileId: desk.profileWithoutKey }))).rejects.toThrow(
       NO_RSA_KEY,

@@ -219,6 +219,8 @@ export interface ClusterOptions {
   tls?: { cert: string; key: string };
   /** Log every statement the server runs (log_statement=all), for serverLog and loggedStatements. */
   logStatements?: boolean;
+  /** This port and no other (the screenshots show it); a free one picked by the OS otherwise. */
+  port?: number;
 }
 
 /**
@@ -292,8 +294,8 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
     // The port is free when asked and taken by the server a moment later; another process can
     // win that race, so a failed start is tried again on a new port, three times at most.
     let lastError: unknown;
-    for (let attempt = 0; attempt < 3 && !running; attempt++) {
-      port = await freePort();
+    for (let attempt = 0; attempt < (clusterOptions.port ? 1 : 3) && !running; attempt++) {
+      port = clusterOptions.port ?? (await freePort());
       try {
         await startServer();
       } catch (error) {

@@ -23,12 +23,20 @@ export function selfSignedCertificate(): { key: string; cert: string } {
   };
 }
 
+function keyPairOf(pem: string): forge.pki.rsa.KeyPair {
+  const privateKey = forge.pki.privateKeyFromPem(pem);
+  return { privateKey, publicKey: forge.pki.setRsaPublicKey(privateKey.n, privateKey.e) };
+}
+
 /**
  * A private certificate authority and a server certificate for 127.0.0.1 it signed: what a
  * company's TLS-inspecting proxy presents. Only `caCert` is what a person would paste.
  */
-export function privateCaChain(): { caCert: string; key: string; cert: string } {
-  const caKeys = forge.pki.rsa.generateKeyPair(2048);
+export function privateCaChain(
+  /** The authority's own key (PEM): the screenshots pass a test-only one, so it looks the same. */
+  caKeyPem?: string,
+): { caCert: string; key: string; cert: string } {
+  const caKeys = caKeyPem ? keyPairOf(caKeyPem) : forge.pki.rsa.generateKeyPair(2048);
   const ca = forge.pki.createCertificate();
   ca.publicKey = caKeys.publicKey;
   ca.serialNumber = '01';

@@ -34,6 +34,8 @@ export interface FeedRelease {
   bytes: Buffer;
   /** Bytes served instead of `bytes` (their sha512 no longer matches the yml's). */
   tamper?: Buffer;
+  /** This port (the screenshots show the feed's address); a free one otherwise. */
+  port?: number;
 }
 
 export async function startFeed(release: FeedRelease): Promise<FeedServer> {
@@ -68,7 +70,7 @@ export async function startFeed(release: FeedRelease): Promise<FeedServer> {
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(release.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,

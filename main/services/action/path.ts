@@ -38,7 +38,13 @@ import { markDelivery, markNothingSent, ServiceError } from '../errors';
 import { InFlight, type InFlightOptions } from './in-flight';
 import { ACTION_OF_OPERATION } from './journal-action';
 
-export type ActionPathOptions = InFlightOptions;
+export interface ActionPathOptions extends InFlightOptions {
+  /**
+   * Makes each new action id. Only the screenshots pass one (ids that are the same on every
+   * run, so a second run changes no picture); the app's ids are time and randomness.
+   */
+  newActionId?: () => string;
+}
 
 /** What an action sends and what its journal entry says about it. */
 export interface ActionPlan {
@@ -129,7 +135,11 @@ export class ActionPath {
 
   /** A fresh client_orderid for a new action; keep it and send it again on every retry. */
   openAction(): { clientOrderId: string } {
-    return { clientOrderId: `pd-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}` };
+    return {
+      clientOrderId:
+        this.options.newActionId?.() ??
+        `pd-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`,
+    };
   }
 
   run<Before>(call: ActionCall<Before>): Promise<ActionResult> {

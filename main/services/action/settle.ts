@@ -5,6 +5,7 @@
 // clerk's retry (in-flight.ts resume) and the start's reconcile (reconcile.ts); the follow-up
 // loop (follow-up.ts) uses the same pieces tick by tick.
 
+import { localTimeWithOffset } from '../../../common/time';
 import type { GatewayClient } from '../../gateway/client';
 import { ValidationError } from '../../gateway/errors';
 import { ONE_HOUR } from '../../gateway/poll';
@@ -73,10 +74,10 @@ export class Settler {
         `This ${wordOf(entry)} may have reached the gateway, and the gateway offers no way to ask about it. ` +
         'Paydesk sends nothing again. Ask the operator whether it exists, then settle the journal entry by hand with what they say.'
       );
-    const until = new Date(this.quarantineEnd(entry)).toISOString().slice(11, 16);
+    const until = localTimeWithOffset(new Date(this.quarantineEnd(entry)).toISOString());
     return (
       `This ${wordOf(entry)} may have reached the gateway, which has no record of it yet. ` +
-      `Paydesk keeps asking until ${until} UTC and sends nothing again; until then the amount counts as pending.`
+      `Paydesk keeps asking until ${until} and sends nothing again; until then the amount counts as pending.`
     );
   }
 

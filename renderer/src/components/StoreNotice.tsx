@@ -10,13 +10,14 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 
 import type { ResultOf } from '../../../common/contract';
+import { localTimeWithOffset } from '../../../common/time';
 import { paydesk, unwrap } from '../api';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorNotice, Notice } from './Notice';
 
 type StoreStatus = ResultOf<'app', 'status'>['store'];
 
-const when = (takenAt: string) => `${takenAt.replace('T', ' ').slice(0, 16)} UTC`;
+const when = (takenAt: string) => localTimeWithOffset(takenAt);
 
 export function StoreNotice({ store }: { store: StoreStatus }) {
   if (store.code === 'MISSING' || store.code === 'EMPTY') return <JournalStop store={store} />;

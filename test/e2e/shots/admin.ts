@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 
 import type { Harness } from '../../harness/harness';
+import { stableScreenshot } from '../../harness/fixed-clock';
 
 async function sandboxId(h: Harness): Promise<string> {
   const sandbox = (await h.services.profiles.list()).find((p) => p.embedded);
@@ -68,7 +69,7 @@ export async function shootAdmin(h: Harness, dir: string): Promise<string[]> {
   };
   const shot = async (name: string) => {
     const path = join(dir, name);
-    await page.screenshot({ path, fullPage: true });
+    await stableScreenshot(page, { path, fullPage: true });
     written.push(path);
   };
 
@@ -110,7 +111,7 @@ export async function shootAdmin(h: Harness, dir: string): Promise<string[]> {
     .click();
   await page.getByRole('dialog').getByText('Answers, in order').waitFor();
   const dialogShot = join(dir, 'journal-entry.png');
-  await page.screenshot({ path: dialogShot });
+  await stableScreenshot(page, { path: dialogShot });
   written.push(dialogShot);
   await page.keyboard.press('Escape');
   return written;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 
 import { startHarness, type Harness } from '../../harness/harness';
+import { stableScreenshot } from '../../harness/fixed-clock';
 
 /** Settings -> Backups after "Back up now". */
 export async function backUpFromSettings(h: Harness): Promise<void> {
@@ -20,7 +21,7 @@ export async function backUpFromSettings(h: Harness): Promise<void> {
 export async function shootBackups(h: Harness, dir: string): Promise<string[]> {
   await backUpFromSettings(h);
   const path = join(dir, 'backups.png');
-  await h.page.screenshot({ path, fullPage: true });
+  await stableScreenshot(h.page, { path, fullPage: true });
   return [path];
 }
 
@@ -48,7 +49,7 @@ export async function shootJournalStop(dataDir: string, dir: string): Promise<st
   try {
     await journalStop(h.page).waitFor();
     const path = join(dir, 'journal-stop.png');
-    await h.page.screenshot({ path, fullPage: true });
+    await stableScreenshot(h.page, { path, fullPage: true });
     return [path];
   } finally {
     await h.close();

@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 
 import type { Harness } from '../../harness/harness';
+import { stableScreenshot } from '../../harness/fixed-clock';
 
 /** Two refunds that fit, and three mistakes: over what is left, wrong currency, no such order. */
 export const FILE_WITH_MISTAKES =
@@ -33,6 +34,6 @@ export async function shootBatch(h: Harness, dir: string): Promise<string[]> {
   await page.getByRole('button', { name: 'Send 2 rows', exact: true }).click();
   await page.getByText('done 2', { exact: false }).waitFor({ timeout: 60_000 });
   const file = join(dir, 'batch.png');
-  await page.screenshot({ path: file, fullPage: true });
+  await stableScreenshot(page, { path: file, fullPage: true });
   return [file];
 }

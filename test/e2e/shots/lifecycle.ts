@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { eventChannelOf, type LifecycleData } from '../../../common/contract';
 import { KEYCHAIN_WAITING_MESSAGE } from '../../../main/services/keychain-check';
 import type { Harness } from '../../harness/harness';
+import { stableScreenshot } from '../../harness/fixed-clock';
 
 const STATES: [string, LifecycleData][] = [
   [
@@ -38,7 +39,7 @@ export async function shootLifecycle(h: Harness, dir: string): Promise<string[]>
     ] as const);
     await page.locator('.lifecycle-page').waitFor();
     const file = join(dir, name);
-    await page.screenshot({ path: file });
+    await stableScreenshot(page, { path: file });
     written.push(file);
   }
   return written;

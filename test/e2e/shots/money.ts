@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 
 import type { Harness } from '../../harness/harness';
+import { stableScreenshot } from '../../harness/fixed-clock';
 
 /** The demo card reference the sandbox seeds (from demo-sale-1001). */
 export const DEMO_CARD_REF = '7770001';
@@ -70,7 +71,7 @@ export async function shootMoney(h: Harness, dir: string): Promise<string[]> {
     if (!(await page.getByRole('dialog').isVisible()))
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path, caret: 'hide', animations: 'disabled' });
+    await stableScreenshot(page, { path, caret: 'hide', animations: 'disabled' });
     paths.push(path);
   };
   await page.setViewportSize({ width: 1280, height: 1150 });

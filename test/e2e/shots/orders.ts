@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 
 import type { Harness } from '../../harness/harness';
+import { stableScreenshot } from '../../harness/fixed-clock';
 
 /** Looks an order up through the search form, as a person would, and waits for its card. */
 export async function lookUp(page: Page, ref: string): Promise<void> {
@@ -36,7 +37,7 @@ export async function shootOrders(h: Harness, dir: string): Promise<string[]> {
     if (!(await page.getByRole('dialog').isVisible()))
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path, caret: 'hide', animations: 'disabled' });
+    await stableScreenshot(page, { path, caret: 'hide', animations: 'disabled' });
     paths.push(path);
   };
   const viewport = page.viewportSize();

@@ -2,19 +2,19 @@
 // (test/support), Settings -> Team journal filled in as a person would, and the screenshots of
 // the team screens for the README (the settings tested, a support login's Orders screen).
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Page } from 'playwright-core';
 
 import { MemorySecretStore } from '../../../main/secrets';
 import { saveTeamPassword, writeTeamSettings } from '../../../main/services/team/settings';
-import { startHarness, type Harness } from '../../harness/harness';
+import { newDataDir, startHarness, type Harness } from '../../harness/harness';
 import type { TeamHarness } from '../../support/journal-ports';
 import type { PgCluster } from '../../support/postgres';
 import type { Person } from '../../support/team';
 import { lookUp } from './orders';
+import { stableScreenshot } from '../../harness/fixed-clock';
 
 export function passwordOf(team: TeamHarness, person: Person): string {
   return decodeURIComponent(new URL(team.team.urlOf(person)).password);
@@ -58,7 +58,7 @@ export async function teamDesk(
   person: Person,
   desk = 'Front-1',
 ): Promise<Harness & { cleanUp(): void }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-team-'));
+  const dataDir = newDataDir('paydesk-e2e-team-');
   const secrets = new MemorySecretStore();
   await writeTeamSettings(dataDir, {
     host: '127.0.0.1',
@@ -98,7 +98,7 @@ async function shot(page: Page, path: string): Promise<string> {
   await page.mouse.move(0, 0);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path, caret: 'hide', animations: 'disabled', fullPage: true });
+  await stableScreenshot(page, { path, caret: 'hide', animations: 'disabled', fullPage: true });
   return path;
 }
 

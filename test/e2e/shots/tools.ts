@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 import { callbackControl } from '../../../main/gateway';
 import type { Harness } from '../../harness/harness';
+import { stableScreenshot } from '../../harness/fixed-clock';
 
 /** A callback as the shop would receive it for a sandbox order, signed with the profile's key. */
 export async function sandboxCallback(h: Harness, status = 'approved'): Promise<string> {
@@ -28,13 +29,13 @@ export async function shootTools(h: Harness, dir: string): Promise<string[]> {
   await page.getByRole('button', { name: 'Check' }).click();
   await page.getByRole('heading', { name: 'Genuine' }).waitFor();
   const file = join(dir, 'callback-check.png');
-  await page.screenshot({ path: file, fullPage: true });
+  await stableScreenshot(page, { path: file, fullPage: true });
   // The same callback with its amount changed: the checksum still matches, the gateway does not.
   const altered = (await sandboxCallback(h)).replace('amount=49.90', 'amount=4990.00');
   await page.getByLabel('Callback as received').fill(altered);
   await page.getByRole('button', { name: 'Check' }).click();
   await page.getByRole('heading', { name: 'Altered: the gateway says otherwise' }).waitFor();
   const alteredFile = join(dir, 'callback-check-altered.png');
-  await page.screenshot({ path: alteredFile, fullPage: true });
+  await stableScreenshot(page, { path: alteredFile, fullPage: true });
   return [file, alteredFile];
 }

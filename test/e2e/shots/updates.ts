@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Updates } from '../../../main/update/updates';
 import { startHarness, type Harness } from '../../harness/harness';
 import { debUpdater, startFeed, type FeedServer } from '../../support/update-feed';
+import { stableScreenshot } from '../../harness/fixed-clock';
 
 export interface UpdatesDesk {
   h: Harness;
@@ -21,11 +22,12 @@ export interface UpdatesDesk {
   close(): Promise<void>;
 }
 
-export async function updatesDesk(processingMs: number): Promise<UpdatesDesk> {
+export async function updatesDesk(processingMs: number, feedPort?: number): Promise<UpdatesDesk> {
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-updates-'));
   const feed = await startFeed({
     version: '0.2.0',
     bytes: Buffer.from('paydesk 0.2.0 '.repeat(8192)),
+    ...(feedPort ? { port: feedPort } : {}),
   });
   let installs = 0;
   let made: Updates | undefined;
@@ -73,15 +75,16 @@ export async function refundDemoSale(h: Harness): Promise<string> {
   return clientOrderId;
 }
 
-export async function shootUpdates(dir: string): Promise<string[]> {
-  const desk = await updatesDesk(120_000);
+/** `feedPort`: the screenshots' fixed one (the picture shows the feed's address). */
+export async function shootUpdates(dir: string, feedPort?: number): Promise<string[]> {
+  const desk = await updatesDesk(120_000, feedPort);
   try {
     await desk.updates().check();
     await refundDemoSale(desk.h);
     await desk.h.open('#/updates');
     await desk.h.page.getByText(/^Not now: a refund of order/).waitFor();
     const file = join(dir, 'updates.png');
-    await desk.h.page.screenshot({ path: file, fullPage: true });
+    await stableScreenshot(desk.h.page, { path: file, fullPage: true });
     return [file];
   } finally {
     await desk.close();

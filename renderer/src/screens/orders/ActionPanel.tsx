@@ -1,6 +1,7 @@
 // One capture, void, refund or cancel, from the form to the gateway's final word, on the shared
 // money flow (money/useMoneyAction.ts): the action id fetched when the panel opens and kept on
-// every "Try again", every field checked before the confirmation, the one ConfirmDialog, and
+// every "Try again", every field checked before the confirmation, the one confirmation of every
+// money screen (money/ConfirmMoneyAction: a void or cancel asks for the order id), and
 // what main marked about a failed send deciding what the panel says. This file brings only the
 // order's figures, the fields and the panel's words.
 //
@@ -14,12 +15,14 @@ import type { z } from 'zod';
 
 import { actionRequestSchema, type OrderViewData } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
-import { ConfirmDialog, typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
+import { typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { FencedButton, FencedForm, RoleFence } from '../../components/RoleFence';
 import { amountProblem, normalisedAmount } from '../../money/amount';
 import { FormCheck, type Checked } from '../../money/checks';
+import { ActionOutcome } from '../../money/ActionOutcome';
+import { ConfirmMoneyAction } from '../../money/ConfirmMoneyAction';
 import { useMoneyAction } from '../../money/useMoneyAction';
 import type { ProfileView } from '../../profile-context';
 import { ActionFigures, EntryOutcome } from './action-parts';
@@ -65,7 +68,7 @@ export function ActionPanel({
   const action = useMoneyAction((request: ActionRequest) =>
     unwrap(paydesk().orders[kind](request)),
   );
-  const { phase, entry, settled } = action;
+  const { phase, settled } = action;
   // The figures come from the order on screen (refreshed with the outcome); once sent, a void
   // or cancel keeps showing the amount it confirmed.
   const [confirmed, setConfirmed] = useState<OrderViewData>();
@@ -76,7 +79,7 @@ export function ActionPanel({
     reason: useRef<HTMLSelectElement>(null),
     note: useRef<HTMLTextAreaElement>(null),
   };
-  const outcome = useRef<HTMLDivElement>(null);
+  const outcome = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const focusField = (field: Field) => fields[field].current?.focus();
 
@@ -311,91 +314,98 @@ export function ActionPanel({
           </div>
         </FencedForm>
 
-        {phase === 'confirm' && request && sentAmount !== undefined && (
-          <ConfirmDialog
+        {sentAmount !== undefined && (
+          <ConfirmMoneyAction
+            action={action}
+            production={production}
             title={`${words.verb} ${showMoney(sentAmount)} ${currency}?`}
             confirmLabel={`${words.verb} ${showMoney(sentAmount)} ${currency}`}
-            money={{
-              production,
-              typed: hasAmount
+            typed={() =>
+              hasAmount
                 ? typeTheAmount(sentAmount, currency)
-                : typeTheId('the order id', order.orderId),
-            }}
-            onCancel={action.back}
-            onConfirm={() => {
-              setConfirmed(order);
-              void action.confirm();
-            }}
+                : typeTheId('the order id', order.orderId)
+            }
+            onConfirm={() => setConfirmed(order)}
           >
-            <dl className="confirm-facts">
-              <dt>Order</dt>
-              <dd>
-                {order.orderId}
-                {order.clientOrderId ? ` (${order.clientOrderId})` : ''}
-              </dd>
-              <dt>
-                {kind === 'void' ? 'Voids the whole' : kind === 'cancel' ? 'Releases' : 'Amount'}
-              </dt>
-              <dd className="confirm-amount money">
-                {showMoney(sentAmount)} {currency}
-              </dd>
-              {request.reason && (
-                <>
-                  <dt>Reason</dt>
+            {(request) => (
+              <>
+                <dl className="confirm-facts">
+                  <dt>Order</dt>
                   <dd>
-                    {request.reason}
-                    {request.note ? `: ${request.note}` : ''}
+                    {order.orderId}
+                    {order.clientOrderId ? ` (${order.clientOrderId})` : ''}
                   </dd>
+                  <dt>
+                    {kind === 'void'
+                      ? 'Voids the whole'
+                      : kind === 'cancel'
+                        ? 'Releases'
+                        : 'Amount'}
+                  </dt>
+                  <dd className="confirm-amount money">
+                    {showMoney(sentAmount)} {currency}
+                  </dd>
+                  {request.reason && (
+                    <>
+                      <dt>Reason</dt>
+                      <dd>
+                        {request.reason}
+                        {request.note ? `: ${request.note}` : ''}
+                      </dd>
+                    </>
+                  )}
+                  <dt>Profile</dt>
+                  <dd>
+                    {profile.name} <EnvironmentBadge environment={profile.environment} />
+                  </dd>
+                </dl>
+                <p className="confirm-final">This cannot be undone.</p>
+              </>
+            )}
+          </ConfirmMoneyAction>
+        )}
+
+        {locked ? (
+          <ActionOutcome
+            action={action}
+            what={`The ${words.noun}`}
+            className="action-result"
+            focusRef={outcome}
+            newLabel="Change and send again"
+            newWhen="refused"
+            onNew={startOver}
+            close={{ label: 'Done', whileOpen: 'Close', onClose }}
+            words={{
+              sending: (
+                <p className="action-progress" role="status">
+                  <span className="status-pill status-sending">Sending</span> Sending the{' '}
+                  {words.noun} of {showMoney(sentAmount)} {currency} to the gateway…
+                </p>
+              ),
+              refusedTitle: `The ${words.noun} was not made.`,
+              lostTitle: `The ${words.noun} may or may not have reached the gateway:`,
+              lostHint: (
+                <>
+                  “Try again” sends the same request with the same action id (
+                  {request?.clientOrderId}). Paydesk asks the gateway about it first, so it is never
+                  processed twice.
                 </>
-              )}
-              <dt>Profile</dt>
-              <dd>
-                {profile.name} <EnvironmentBadge environment={profile.environment} />
-              </dd>
-            </dl>
-            <p className="confirm-final">This cannot be undone.</p>
-          </ConfirmDialog>
-        )}
-
-        {phase === 'sending' && (
-          <p className="action-progress" role="status">
-            <span className="status-pill status-sending">Sending</span> Sending the {words.noun} of{' '}
-            {showMoney(sentAmount)} {currency} to the gateway…
-          </p>
-        )}
-
-        {(phase === 'sent' || phase === 'lost') && entry && (
-          <EntryOutcome
-            entry={entry}
-            noun={words.noun}
-            currency={currency}
-            replayed={action.replayed}
-            outcomeRef={outcome}
+              ),
+              askAgain: 'Try again',
+              replayed: null,
+            }}
+            entryWords={(sent) => (
+              <EntryOutcome
+                entry={sent}
+                noun={words.noun}
+                currency={currency}
+                replayed={action.replayed}
+              />
+            )}
           />
-        )}
-
-        {phase === 'lost' && !settled && (
-          <div className="action-lost" ref={outcome} tabIndex={-1}>
-            <ErrorNotice
-              error={action.sendError}
-              title={`The ${words.noun} may or may not have reached the gateway:`}
-            />
-            <p className="field-hint">
-              “Try again” sends the same request with the same action id ({request?.clientOrderId}
-              ). Paydesk asks the gateway about it first, so it is never processed twice.
-            </p>
-          </div>
-        )}
-
-        {phase === 'refused' && (
-          <div className="action-refused" ref={outcome} tabIndex={-1}>
-            <ErrorNotice error={action.sendError} title={`The ${words.noun} was not made.`} />
-          </div>
-        )}
-
-        <div className="button-row">
-          {!locked && (
-            // Outside the form's fieldset, tied to the form: the row keeps Close usable.
+        ) : (
+          <div className="button-row">
+            {/* Outside the form's fieldset, tied to the form: the row keeps Close usable. */}
             <FencedButton
               type="submit"
               form={formId}
@@ -404,21 +414,11 @@ export function ActionPanel({
             >
               Review {words.noun}
             </FencedButton>
-          )}
-          {phase === 'lost' && !settled && (
-            <FencedButton className="primary" onClick={() => void action.askAgain()}>
-              Try again
-            </FencedButton>
-          )}
-          {(phase === 'refused' || (entry?.state === 'refused' && settled)) && (
-            <FencedButton onClick={startOver}>Change and send again</FencedButton>
-          )}
-          {phase !== 'sending' && (
-            <button type="button" className={settled ? 'primary' : undefined} onClick={onClose}>
-              {settled || phase === 'refused' ? 'Done' : 'Close'}
+            <button type="button" onClick={onClose}>
+              Close
             </button>
-          )}
-        </div>
+          </div>
+        )}
       </RoleFence>
     </section>
   );

@@ -1,8 +1,7 @@
 // The parts of Orders' action panel that only show: the order's figures beside the form, and
-// what became of a sent capture, void, refund or cancel, in the panel's words. The phases that
-// lead there are the shared money flow's (money/useMoneyAction.ts).
-
-import type { RefObject } from 'react';
+// what became of a sent capture, void, refund or cancel, in the panel's words (shown by the shared
+// money/ActionOutcome). The phases that lead there are the shared money flow's
+// (money/useMoneyAction.ts).
 
 import type { JournalRow, OrderViewData } from '../../../../common/contract';
 import { GATEWAY_KNOWS, lowerBoundUnknown, showMoney } from './money';
@@ -79,13 +78,11 @@ export function EntryOutcome({
   noun,
   currency,
   replayed,
-  outcomeRef,
 }: {
   entry: JournalRow;
   noun: string;
   currency: string;
   replayed: boolean;
-  outcomeRef: RefObject<HTMLDivElement | null>;
 }) {
   const amount = entry.amount ? `${showMoney(entry.amount)} ${entry.currency ?? currency}` : '';
   const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
@@ -96,7 +93,7 @@ export function EntryOutcome({
   if (entry.state === 'final') {
     const approved = entry.status === 'approved';
     return (
-      <div ref={outcomeRef} tabIndex={-1} className="action-outcome">
+      <div className="action-outcome">
         <div className={`notice ${approved ? 'notice-success' : 'notice-error'}`} role="alert">
           <strong>
             {Noun} {amount && `of ${amount} `}
@@ -112,7 +109,7 @@ export function EntryOutcome({
   }
   if (entry.state === 'refused') {
     return (
-      <div ref={outcomeRef} tabIndex={-1} className="action-outcome">
+      <div className="action-outcome">
         <div className="notice notice-error" role="alert">
           <strong>The gateway refused the {noun}.</strong> {entry.errorMessage} Nothing was
           processed.{replayNote}

@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 
 import type { ResultOf } from '../../../../common/contract';
+import { localTimeWithOffset } from '../../../../common/time';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
@@ -18,9 +19,9 @@ type Backup = ResultOf<'backups', 'status'>['backups'][number];
 
 export const backupsKey = ['backups', 'status'] as const;
 
-/** "2026-11-27 12:00 UTC": the time a backup began, as its name says it. */
+/** The time a backup began, as every screen says a time (local, with its offset). */
 export function backupTime(takenAt: string): string {
-  return `${takenAt.replace('T', ' ').slice(0, 16)} UTC`;
+  return localTimeWithOffset(takenAt);
 }
 
 function size(bytes: number): string {
