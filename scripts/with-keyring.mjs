@@ -52,15 +52,21 @@ if (process.platform !== 'linux' || problem) {
   code = await run(command[0], command.slice(1), process.env);
 } else {
   const home = mkdtempSync(path.join(os.tmpdir(), 'paydesk-keyring-'));
+  // The daemon's control socket lives in XDG_RUNTIME_DIR: a folder of this session's own, so a
+  // session started inside another (a test of this script under npm test) or beside it never
+  // finds and unlocks the other's daemon instead of starting its own.
+  const runtime = mkdtempSync(path.join(os.tmpdir(), 'paydesk-keyring-run-'));
   try {
     const script =
       'echo -n test-only | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"';
     code = await run('dbus-run-session', ['--', 'sh', '-c', script, 'sh', ...command], {
       ...process.env,
       XDG_DATA_HOME: home,
+      XDG_RUNTIME_DIR: runtime,
     });
   } finally {
     rmSync(home, { recursive: true, force: true });
+    rmSync(runtime, { recursive: true, force: true });
   }
 }
 process.exitCode = code;

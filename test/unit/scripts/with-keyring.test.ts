@@ -29,7 +29,7 @@ describe('scripts/with-keyring.mjs', () => {
       encoding: 'utf8',
       timeout: 60_000,
     });
-    expect(run.status).toBe(0);
+    expect(run.status, run.stderr).toBe(0);
     // The secret came back, from a keyring in a private temporary folder, not the user's.
     expect(run.stdout).toMatch(/^kept-\/.+paydesk-keyring-/m);
   });
