@@ -190,7 +190,11 @@ export class OrderService {
     const note = request.note?.trim();
     const requested = (currency: string | undefined) =>
       kind === 'capture' || kind === 'refund' ? this.requestedAmount(request, currency) : undefined;
-    return this.path.run({
+    // The order read before acting is remembered (recent orders) by the plan, in the commit that
+    // writes the action's entry ahead on the desk's SQLite; an action that fails or is refused
+    // remembers it again on its own (the plan's write may have been rolled back with it).
+    let seen: StatusResponse | undefined;
+    const run = this.path.run({
       what: `send a ${kind}`,
       profileId: request.profileId,
       clientOrderId: request.clientOrderId,
@@ -218,7 +222,7 @@ export class OrderService {
           );
         refuseCardData({ reason, note: request.note });
         const status = await client.status({ orderid: request.orderid });
-        this.remember(request.profileId, status);
+        seen = status;
         return { status, amount: requested(status.currency) };
       },
       // The order is held while the rules read the journal and the entry is written: a second
@@ -267,6 +271,7 @@ export class OrderService {
         // A void moves the whole order: the journal records that amount, though none is sent.
         if (kind === 'void')
           amountMinor = figures.amountMinor > 0n ? figures.amountMinor : undefined;
+        this.remember(request.profileId, status);
         return {
           operation,
           fields,
@@ -283,6 +288,10 @@ export class OrderService {
           ...(note ? { note } : {}),
         };
       },
+    });
+    return run.catch((error: unknown) => {
+      if (seen) this.remember(request.profileId, seen);
+      throw error;
     });
   }
 
