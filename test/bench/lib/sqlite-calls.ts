@@ -28,10 +28,7 @@ const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key
 export function countSqliteCalls(): { stop(): SqliteCounts } {
   const counts: SqliteCounts = { calls: new Map(), commits: new Map(), bySql: new Map() };
   const probe = new Database(':memory:');
-  const statementProto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<
-    string,
-    Method
-  >;
+  const statementProto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, Method>;
   probe.close();
   const dbProto = Database.prototype as unknown as Record<string, Method>;
   const saved: [Record<string, Method>, string, Method][] = [];
@@ -41,26 +38,32 @@ export function countSqliteCalls(): { stop(): SqliteCounts } {
     proto[name] = wrap(original);
   };
   for (const name of ['run', 'get', 'all', 'iterate']) {
-    patch(statementProto, name, (original) =>
-      function (this: CountedStatement, ...args: unknown[]) {
-        const file = this.database.name;
-        const sql = this.source.replace(/\s+/g, ' ').trim();
-        const autocommit = !this.database.inTransaction;
-        add(counts.calls, file);
-        add(counts.bySql, `${file}\t${sql.slice(0, 80)}`);
-        const out = original.apply(this, args);
-        if (sql === 'COMMIT' || (autocommit && !this.reader && !/^(BEGIN|PRAGMA)/i.test(sql)))
-          add(counts.commits, file);
-        return out;
-      },
+    patch(
+      statementProto,
+      name,
+      (original) =>
+        function (this: CountedStatement, ...args: unknown[]) {
+          const file = this.database.name;
+          const sql = this.source.replace(/\s+/g, ' ').trim();
+          const autocommit = !this.database.inTransaction;
+          add(counts.calls, file);
+          add(counts.bySql, `${file}\t${sql.slice(0, 80)}`);
+          const out = original.apply(this, args);
+          if (sql === 'COMMIT' || (autocommit && !this.reader && !/^(BEGIN|PRAGMA)/i.test(sql)))
+            add(counts.commits, file);
+          return out;
+        },
     );
   }
-  patch(dbProto, 'exec', (original) =>
-    function (this: { name: string }, ...args: unknown[]) {
-      add(counts.calls, this.name);
-      add(counts.bySql, `${this.name}\t${String(args[0]).replace(/\s+/g, ' ').slice(0, 80)}`);
-      return original.apply(this, args);
-    },
+  patch(
+    dbProto,
+    'exec',
+    (original) =>
+      function (this: { name: string }, ...args: unknown[]) {
+        add(counts.calls, this.name);
+        add(counts.bySql, `${this.name}\t${String(args[0]).replace(/\s+/g, ' ').slice(0, 80)}`);
+        return original.apply(this, args);
+      },
   );
   return {
     stop() {
