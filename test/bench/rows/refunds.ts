@@ -331,7 +331,7 @@ export const refundsRow: BenchRow = {
           ratio: ratio(c.project, c.reference),
           target: '<= 2.5 ms',
           met: c.project <= 2.5,
-          note: `process.cpuUsage (user + system, every thread of the process: libuv's fsyncs and the embedded sandbox included) around ${CPU_REFUNDS} sequential refunds through the services and their follow-ups to the final status (awaited), divided by ${CPU_REFUNDS}; ${CPU_REPS} runs per side, interleaved with the bare client that also follows, medians. Commits and SQLite calls (statements run, transactions' BEGIN, SAVEPOINT, RELEASE and COMMIT, pragmas) counted by wrapping better-sqlite3's statements during ${COUNTED} more refunds, apart from the timed runs (test/bench/lib/sqlite-calls.ts)`,
+          note: `process.cpuUsage (user + system, every thread of the process: libuv's fsyncs and the embedded sandbox included) around ${CPU_REFUNDS} sequential refunds through the services and their follow-ups to the final status (awaited), divided by ${CPU_REFUNDS}; ${CPU_REPS} runs per side, interleaved with the bare client that also follows, medians. Commits and SQLite calls (statements run, transactions' BEGIN, SAVEPOINT, RELEASE and COMMIT, pragmas) counted by wrapping better-sqlite3's statements during ${COUNTED} more refunds, apart from the timed runs (test/bench/lib/sqlite-calls.ts); one of the desk's calls is the bench's own read of each settled entry`,
         },
         {
           figure: "(extra) one refund's write-ahead commit (journal entry, fsync'd)",
