@@ -38,7 +38,10 @@ const NOTHING_LEFT: readonly { of: LeftOf; words: RegExp }[] = [
  * What the gateway said is left when it refused this entry; undefined when it said nothing of
  * it (an entry not refused by the gateway, or refused for another reason, or another currency).
  */
-export function saidLeft(entry: JournalEntry, currency: string | undefined): GatewaySaidLeft | undefined {
+export function saidLeft(
+  entry: JournalEntry,
+  currency: string | undefined,
+): GatewaySaidLeft | undefined {
   if (entry.state !== 'refused' || !entry.errorMessage) return undefined;
   const at = entry.finalAt ?? entry.updatedAt;
   const said = (of: LeftOf, leftMinor: bigint): GatewaySaidLeft => ({

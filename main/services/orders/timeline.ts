@@ -76,7 +76,12 @@ function madeIt(entry: JournalEntry, orderId: string): boolean {
 export function orderCreated(entries: readonly JournalEntry[], orderId: string): OrderCreated {
   const made = entries.find((e) => madeIt(e, orderId));
   return made
-    ? { at: made.createdAt, by: made.operator, source: 'paydesk', clientOrderId: made.clientOrderId }
+    ? {
+        at: made.createdAt,
+        by: made.operator,
+        source: 'paydesk',
+        clientOrderId: made.clientOrderId,
+      }
     : { at: null, by: null, source: 'not-given', clientOrderId: null };
 }
 
@@ -101,7 +106,10 @@ export function entryOutcome(entry: JournalEntry): { outcome: EntryOutcome; text
     case 'final':
       return entry.status === 'approved'
         ? { outcome: 'approved', text: `Approved by the gateway.${byHand}` }
-        : { outcome: 'declined', text: `Declined (${entry.status ?? 'no status'})${message}${byHand}` };
+        : {
+            outcome: 'declined',
+            text: `Declined (${entry.status ?? 'no status'})${message}${byHand}`,
+          };
     case 'refused':
       if (entry.errorCode === 'NOT_SENT')
         return { outcome: 'not-sent', text: `Nothing was sent${message}` };
