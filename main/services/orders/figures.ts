@@ -169,7 +169,8 @@ export function orderFigures(
   const settledSaid = (said: SaidFigure | undefined, operation: string) =>
     said === undefined
       ? undefined
-      : max0(amountMinor - said.leftMinor) + sum(afterSaid(journal, said).filter((e) => e.operation === operation && approved(e)));
+      : max0(amountMinor - said.leftMinor) +
+        sum(afterSaid(journal, said).filter((e) => e.operation === operation && approved(e)));
 
   return {
     kind,

@@ -118,7 +118,11 @@ export function entryOutcome(entry: JournalEntry): { outcome: EntryOutcome; text
           outcome: 'not-received',
           text: `Not received by the gateway${message}${byHand}`,
         };
-      return { outcome: 'refused', text: `Refused by the gateway${message}` };
+      return {
+        outcome: 'refused',
+        // The gateway's refusal already says who refused: it is not said twice.
+        text: `Refused by the gateway${message.replace(/^: The gateway refused the request: /, ': ')}`,
+      };
   }
 }
 

@@ -43,7 +43,7 @@ export function OrderTimeline({ order }: { order: OrderViewData }) {
   const currency = order.currency ?? '';
   return (
     <section className="card order-timeline" aria-labelledby="order-timeline-heading">
-      <h2 id="order-timeline-heading">History of order {order.orderId}</h2>
+      <h2 id="order-timeline-heading">History of this order</h2>
       <p className="field-hint">
         What Paydesk did (every desk’s journal entries), what the gateway said, and its state as
         read now; oldest first.
