@@ -68,4 +68,27 @@ describe('the order page', () => {
       .click();
     await page.getByRole('dialog').getByText(refused!.clientOrderId).first().waitFor();
   });
+
+  it('opened by its link while another profile is active, makes the link’s profile the active one', async () => {
+    const sandbox = (await h.services.profiles.list()).find((p) => p.embedded)!;
+    if (!(await h.services.profiles.list()).some((p) => p.name === 'Other shop')) {
+      await h.services.profiles.create({
+        name: 'Other shop',
+        environment: 'test',
+        baseUrl: sandbox.baseUrl,
+        endpointId: sandbox.endpointId,
+        login: sandbox.login,
+        controlKey: (await h.secrets.get(sandbox.id, 'control-key')) ?? '',
+      });
+    }
+    await h.open('#/lookup');
+    await page.reload(); // the profile list as it is now
+    const profile = page.getByRole('combobox', { name: 'Profile' });
+    await profile.selectOption({ label: 'Other shop' });
+    const order = await h.services.orders.lookup(sandbox.id, { client_orderid: 'demo-sale-1003' });
+    await openOrderPage(h, sandbox.id, order.orderId);
+    expect(await profile.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.text)).toBe(
+      'Sandbox',
+    );
+  });
 });

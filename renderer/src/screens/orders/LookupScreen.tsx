@@ -43,11 +43,14 @@ export function LookupScreen({ orderRef, profileId }: { orderRef?: string; profi
   // is the person's choice and stays.
   const link = linkedProfile ? `${linkedProfile.id}|${orderRef ?? ''}` : '';
   const [switchedFor, setSwitchedFor] = useState('');
+  const needsSwitch = Boolean(linkedProfile && active && switchedFor !== link);
+  // Once the link's profile is active, this link is done (state set while rendering, as React
+  // allows for state derived from props).
+  if (needsSwitch && linkedProfile?.id === active?.id) setSwitchedFor(link);
   useEffect(() => {
-    if (!linkedProfile || !active || switchedFor === link) return;
-    if (linkedProfile.id !== active.id) setActiveId(linkedProfile.id);
-    else setSwitchedFor(link);
-  }, [linkedProfile, active, link, switchedFor, setActiveId]);
+    if (needsSwitch && linkedProfile && linkedProfile.id !== active?.id)
+      setActiveId(linkedProfile.id);
+  }, [needsSwitch, linkedProfile, active, setActiveId]);
   // Until the linked profile is the active one, nothing is looked up on another.
   const onLinkedProfile = !linkedProfile || switchedFor === link;
   // Each search moves focus to its result, also when it repeats the order on screen.
