@@ -142,6 +142,8 @@ export function orderTimeline(p: {
   stateLabel: string;
   /** When the status was read. */
   readAt: string;
+  /** The journal could not be read: nothing is said that only comparing with it could tell. */
+  journalUnreadable?: boolean;
 }): TimelineItem[] {
   const currency = p.status.currency;
   const items: TimelineItem[] = [];
@@ -167,7 +169,7 @@ export function orderTimeline(p: {
   }
   // Same times keep their order (a refusal and what it said): the sort is stable.
   items.sort((a, b) => Date.parse(a.at ?? '') - Date.parse(b.at ?? ''));
-  if (p.figures.changedElsewhere) {
+  if (p.figures.changedElsewhere && !p.journalUnreadable) {
     const of: LeftOf = p.figures.kind === 'hold' ? 'capture' : 'refund';
     items.push({ kind: 'elsewhere', at: null, of, text: ELSEWHERE_TEXT[of] });
   }

@@ -209,6 +209,7 @@ export function orderView(
       figures,
       stateLabel: state.label,
       readAt: read.readAt,
+      journalUnreadable: journalUnreadable !== undefined,
     }),
   };
 }
