@@ -27,6 +27,7 @@ const { shootLifecycle } = await import('../test/e2e/shots/lifecycle');
 const { shootNetwork } = await import('../test/e2e/shots/network');
 const { shootMoney } = await import('../test/e2e/shots/money');
 const { shootOrders } = await import('../test/e2e/shots/orders');
+const { shootOrderPage } = await import('../test/e2e/shots/order-page');
 const { shootTeam } = await import('../test/e2e/shots/team');
 const { shootTools } = await import('../test/e2e/shots/tools');
 const { shootUpdates } = await import('../test/e2e/shots/updates');
@@ -116,6 +117,16 @@ if (postgres.usable) {
   }
 } else {
   console.warn(`No team screenshots: ${postgres.reason}`);
+}
+// The order page: a harness of its own, last, so that the clock's steps and the data folders'
+// numbers of every set above stay as they were.
+{
+  const h = await startHarness();
+  try {
+    written.push(...(await shootOrderPage(h, dir)));
+  } finally {
+    await h.close();
+  }
 }
 await closeSharedBrowser();
 rmSync(DATA_ROOT, { recursive: true, force: true });

@@ -184,7 +184,10 @@ function Frame() {
           )}
           <Suspense fallback={<p className="screen-loading">Loading…</p>}>
             {route.screen === 'lookup' && (
-              <LookupScreen {...(route.param ? { orderRef: route.param } : {})} />
+              <LookupScreen
+                {...(route.param ? { orderRef: route.param } : {})}
+                {...(route.profileId ? { profileId: route.profileId } : {})}
+              />
             )}
             {route.screen === 'batch' && (
               <RoleFence need="money">

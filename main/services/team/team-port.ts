@@ -107,6 +107,9 @@ export class TeamJournalPort implements JournalPort {
   async forTarget(orderId: string): Promise<JournalEntry[]> {
     return (await this.journal()).forTarget(orderId);
   }
+  async ofOrder(orderId: string): Promise<JournalEntry[]> {
+    return (await this.journal()).ofOrder(orderId);
+  }
   async search(
     filter?: JournalFilter,
     offset?: number,
@@ -168,6 +171,9 @@ export class UnopenedTeamPort implements JournalPort {
     return this.refused();
   }
   forTarget(): Promise<JournalEntry[]> {
+    return this.refused();
+  }
+  ofOrder(): Promise<JournalEntry[]> {
     return this.refused();
   }
   search(): Promise<Page<JournalEntry>> {

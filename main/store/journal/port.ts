@@ -122,6 +122,11 @@ export interface JournalPort {
   inFlight(profileId?: string): Promise<JournalEntry[]>;
   /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
   forTarget(orderId: string): Promise<JournalEntry[]>;
+  /**
+   * Every entry acting on an order (forTarget's) or being it (the entry that made it: a rebill,
+   * a link paid, a capture's own order), oldest first: an order's page.
+   */
+  ofOrder(orderId: string): Promise<JournalEntry[]>;
   search(filter?: JournalFilter, offset?: number, limit?: number): Promise<Page<JournalEntry>>;
   /** Every state the entry went through, oldest first: written, then each answer (any desk's). */
   history(clientOrderId: string): Promise<JournalStep[]>;

@@ -387,6 +387,17 @@ export class PgJournal implements JournalPort {
     return this.guard(() => forTarget(this.pool, orderId));
   }
 
+  /** An order's page: what forTarget reads, and the entry that made the order. */
+  ofOrder(orderId: string): Promise<JournalEntry[]> {
+    return this.guard(async () => {
+      const { rows } = await this.pool.query<JournalRow>(
+        'SELECT * FROM paydesk.journal WHERE target_orderid = $1 OR orderid = $1 ORDER BY id',
+        [orderId],
+      );
+      return rows.map(entryOfRow);
+    });
+  }
+
   /**
    * One page, newest first. A page in the older half is counted from the oldest entry (and put
    * newest first): OFFSET steps over every row before the page, so the last page of a million

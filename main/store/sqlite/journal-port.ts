@@ -120,6 +120,10 @@ export class SqliteJournalPort implements JournalPort {
     return at(() => this.journal.forTarget(orderId));
   }
 
+  ofOrder(orderId: string): Promise<JournalEntry[]> {
+    return at(() => this.journal.ofOrder(orderId));
+  }
+
   search(filter?: JournalFilter, offset?: number, limit?: number) {
     return at(() => this.journal.search(filter, offset, limit));
   }
