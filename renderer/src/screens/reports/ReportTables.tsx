@@ -25,10 +25,22 @@ const kindsIn = (lines: readonly ReportLine[]) =>
 const currencyTitle = (currency: string) =>
   currency === NO_CURRENCY ? 'Without an amount' : currency;
 
+/**
+ * Whether approved figures may still grow: entries waiting for the gateway, or (in a currency's
+ * table) approved entries whose amount the journal does not hold. Entries without any amount
+ * are counted exactly in a table of their own.
+ */
+function atLeast(tallies: OutcomeTallies | undefined, currency: string): boolean {
+  if (!tallies) return false;
+  return (
+    tallies.pending.count > 0 || (currency !== NO_CURRENCY && tallies.approved.withoutAmount > 0)
+  );
+}
+
 /** "12 · 1,234.50 EUR", with "at least" when waiting entries or missing amounts could add to it. */
 function Done({ tallies, currency }: { tallies: OutcomeTallies | undefined; currency: string }) {
   const t = tallies?.approved ?? emptyTally();
-  const open = (tallies?.pending.count ?? 0) > 0 || t.withoutAmount > 0;
+  const open = atLeast(tallies, currency);
   if (t.count === 0 && !open) return <span className="muted">–</span>;
   return (
     <>
@@ -107,7 +119,7 @@ export function Totals({ lines }: { lines: readonly ReportLine[] }) {
             {REPORT_KINDS.map((kind) => {
               const t = totals.get(`${currency}|${kind}`);
               if (!t) return null;
-              const open = t.pending.count > 0 || t.approved.withoutAmount > 0;
+              const open = atLeast(t, currency);
               return (
                 <tr key={kind}>
                   <th scope="row">{REPORT_KIND_LABELS[kind]}</th>
