@@ -47,8 +47,8 @@ describe('Reports screen', () => {
     const waiting = seed.filter((e) => e.outcome === 'waiting').length;
     expect(waiting).toBeGreaterThan(0);
     await expect
-      .poll(() => page.getByRole('note').filter({ hasText: 'wait' }).innerText())
-      .toContain(`${waiting} operations still wait for the gateway’s final word.`);
+      .poll(() => page.getByRole('note').filter({ hasText: 'wait' }).locator('strong').innerText())
+      .toBe(`${waiting} operations still wait for the gateway’s final word.`);
 
     for (const currency of ['EUR', 'JPY']) {
       const table = page.getByRole('table', { name: `Totals in ${currency}` });

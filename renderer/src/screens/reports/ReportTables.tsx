@@ -60,8 +60,8 @@ export function Waiting({ lines }: { lines: readonly ReportLine[] }) {
   return (
     <div className="notice notice-warning report-waiting" role="note">
       <strong>
-        {count} {plural(count, 'operation still waits', 'operations still wait')} for the gateway’s
-        final word.
+        {plural(count, 'operation still waits', 'operations still wait')} for the gateway’s final
+        word.
       </strong>{' '}
       Until it answers, what they move is not counted as done: the approved figures are at least the
       ones shown.
