@@ -1,19 +1,8 @@
 // The Reports screen's pictures, where a person would rather look than read: approved volume per
-// day, refunds against captures, and failures per day. Drawn by chart.js, this module being the
-// screen's second chunk: only its bar chart's parts are registered, so the rest of the library is
-// left out of the bundle. Amounts are one currency's (chosen here when the range has several);
+// day, refunds against captures, and failures per day. Drawn by chart.js, loaded with the first
+// chart (draw-chart.ts, a chunk of its own). Amounts are one currency's (chosen here when the range has several);
 // a bar's height is a number, but its label is the exact decimal text of the bigint sum.
 
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  Tooltip,
-  type ChartConfiguration,
-} from 'chart.js';
 import { useEffect, useId, useRef, useState } from 'react';
 
 import {
@@ -28,8 +17,6 @@ import {
   type ReportLine,
 } from '../../../../common/report';
 import { chartValue, money } from './figures';
-
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
 /** The app's own colours (styles.css), read once the page has them. */
 function palette(): Record<ReportKind | 'failed' | 'text' | 'grid', string> {
@@ -72,47 +59,33 @@ function BarChart({
   const canvas = useRef<HTMLCanvasElement>(null);
   const headingId = useId();
   useEffect(() => {
-    if (!canvas.current) return;
+    const target = canvas.current;
+    if (!target) return;
     const colors = palette();
     const value = (v: bigint) => (currency ? chartValue(v, currency) : Number(v));
-    const label = (v: bigint) => (currency ? money(v, currency) : String(v));
-    const config: ChartConfiguration<'bar', number[], string> = {
-      type: 'bar',
-      data: {
+    const text = (v: bigint) => (currency ? money(v, currency) : String(v));
+    let undraw: (() => void) | undefined;
+    let gone = false;
+    void import('./draw-chart').then(({ drawBarChart }) => {
+      if (gone) return;
+      undraw = drawBarChart(target, {
         labels: days.map((d) => d.slice(5)),
+        titles: days,
         datasets: series.map((s) => ({
           label: s.label,
-          data: s.values.map(value),
-          backgroundColor: s.color,
+          color: s.color,
+          values: s.values.map(value),
+          texts: s.values.map(text),
         })),
-      },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        scales: {
-          x: { stacked: !!stacked, ticks: { color: colors.text }, grid: { display: false } },
-          y: {
-            stacked: !!stacked,
-            beginAtZero: true,
-            ticks: { color: colors.text, ...(currency ? {} : { precision: 0 }) },
-            grid: { color: colors.grid },
-          },
-        },
-        plugins: {
-          legend: { labels: { color: colors.text } },
-          tooltip: {
-            callbacks: {
-              title: (items) => days[items[0]?.dataIndex ?? 0] ?? '',
-              label: (item) =>
-                `${item.dataset.label ?? ''}: ${label(series[item.datasetIndex]!.values[item.dataIndex]!)}`,
-            },
-          },
-        },
-      },
+        stacked: !!stacked,
+        counts: !currency,
+        colors: { text: colors.text, grid: colors.grid },
+      });
+    });
+    return () => {
+      gone = true;
+      undraw?.();
     };
-    const chart = new Chart(canvas.current, config);
-    return () => chart.destroy();
   }, [days, series, currency, stacked]);
   const described = series
     .map((s) => `${s.label}: ${s.values.filter((v) => v > 0n).length} days`)

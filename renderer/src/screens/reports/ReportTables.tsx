@@ -16,7 +16,6 @@ import {
   type ReportLine,
   type Tally,
 } from '../../../../common/report';
-import { plural } from '../../format';
 import { money } from './figures';
 
 const kindsIn = (lines: readonly ReportLine[]) =>
@@ -60,8 +59,8 @@ export function Waiting({ lines }: { lines: readonly ReportLine[] }) {
   return (
     <div className="notice notice-warning report-waiting" role="note">
       <strong>
-        {plural(count, 'operation still waits', 'operations still wait')} for the gateway’s final
-        word.
+        {count} {count === 1 ? 'operation still waits' : 'operations still wait'} for the gateway’s
+        final word.
       </strong>{' '}
       Until it answers, what they move is not counted as done: the approved figures are at least the
       ones shown.

@@ -3,22 +3,19 @@
 // operator. Main's store groups and sums (SQLite or the team's PostgreSQL); this screen only rolls
 // those lines up with bigint, one currency at a time. Only what the gateway approved is summed as
 // done; failures are counted apart, and operations still waiting make every figure "at least".
-// The charts (chart.js) are their own chunk, loaded once there is something to draw.
+// The charts' library (chart.js) is a chunk of its own, loaded once there is something to draw.
 
-import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useId, useMemo, useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 
 import type { ReportRequestData } from '../../../../common/report-contract';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { linesOf } from './figures';
+import { ReportCharts } from './ReportCharts';
 import { ByOperator, PerDay, Totals, Waiting } from './ReportTables';
 import './reports.css';
-
-const ReportCharts = lazy(() =>
-  import('./ReportCharts').then((m) => ({ default: m.ReportCharts })),
-);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const dayText = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
@@ -37,9 +34,6 @@ export function ReportsScreen() {
   const { profiles } = useActiveProfile();
   const [form, setForm] = useState(() => ({ ...thisMonth(), profileId: '' }));
   const [asked, setAsked] = useState<ReportRequestData>(() => thisMonth());
-  const [saved, setSaved] = useState<string>();
-  const [saveError, setSaveError] = useState<unknown>();
-
   const report = useQuery({
     queryKey: ['reports', 'summary', asked],
     queryFn: () => unwrap(paydesk().reports.summary(asked)),
@@ -50,23 +44,17 @@ export function ReportsScreen() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSaved(undefined);
+    save.reset();
     setAsked({
       from: form.from,
       to: form.to,
       ...(form.profileId ? { profileId: form.profileId } : {}),
     });
   };
-  const saveCsv = async () => {
-    setSaved(undefined);
-    setSaveError(undefined);
-    try {
-      const result = await unwrap(paydesk().reports.exportCsv(asked));
-      if (result.saved) setSaved(result.path ?? 'the file you chose');
-    } catch (error) {
-      setSaveError(error);
-    }
-  };
+  // Saving asks main for a file name (its save dialog) and writes the same summary as CSV.
+  const save = useMutation({
+    mutationFn: (request: ReportRequestData) => unwrap(paydesk().reports.exportCsv(request)),
+  });
 
   return (
     <div className="reports-screen">
@@ -122,15 +110,19 @@ export function ReportsScreen() {
           <button type="submit" className="primary">
             Show
           </button>
-          <button type="button" onClick={() => void saveCsv()} disabled={!report.data}>
+          <button
+            type="button"
+            onClick={() => save.mutate(asked)}
+            disabled={!report.data || save.isPending}
+          >
             Save as CSV…
           </button>
         </div>
       </form>
-      {saved && <Notice kind="success">Saved to {saved}.</Notice>}
-      {saveError !== undefined && (
-        <ErrorNotice error={saveError} title="The report was not saved:" />
+      {save.data?.saved && (
+        <Notice kind="success">Saved to {save.data.path ?? 'the file you chose'}.</Notice>
       )}
+      {save.error && <ErrorNotice error={save.error} title="The report was not saved:" />}
       {report.error && <ErrorNotice error={report.error} title="The report could not be made:" />}
       {report.isPending && <p className="screen-loading">Counting…</p>}
       {report.data && (
@@ -147,9 +139,7 @@ export function ReportsScreen() {
             <>
               <Waiting lines={lines} />
               <Totals lines={lines} />
-              <Suspense fallback={<p className="screen-loading">Drawing the charts…</p>}>
-                <ReportCharts lines={lines} from={report.data.from} to={report.data.to} />
-              </Suspense>
+              <ReportCharts lines={lines} from={report.data.from} to={report.data.to} />
               <PerDay lines={lines} />
               <ByOperator lines={lines} />
             </>
