@@ -160,7 +160,7 @@ async function clusterOutsideRunDir() {
     const cluster = await startCluster();
     return {
       cluster,
-      async stop() {
+      stop: async () => {
         await cluster.stop();
         rmSync(dir, { recursive: true, force: true });
       },
