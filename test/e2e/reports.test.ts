@@ -95,7 +95,7 @@ describe('Reports screen', () => {
         .innerText(),
     ).toBe(String(noAmount));
 
-    // By operator: each clerk's approved EUR captures.
+    // By operator: each clerk's approved EUR captures (the currency is the row's own column).
     const byOperator = page.getByRole('table', { name: 'By operator' });
     for (const operator of ['ann', 'bob', 'cem']) {
       const mine = seed.filter(
@@ -109,7 +109,11 @@ describe('Reports screen', () => {
       const row = byOperator.getByRole('row', { name: new RegExp(`^${operator} EUR`) });
       expect
         .soft(await row.getByRole('cell').nth(1).innerText())
-        .toMatch(new RegExp(`${mine.length} · ${shown(sum, 'EUR').replace('.', '\\.')}$`));
+        .toMatch(
+          new RegExp(
+            `${mine.length} · ${groupThousands(minorToText(sum, 2)).replace('.', '\\.')}$`,
+          ),
+        );
     }
   });
 

@@ -16,7 +16,7 @@ import {
   type ReportLine,
   type Tally,
 } from '../../../../common/report';
-import { money } from './figures';
+import { figure, money } from './figures';
 
 const kindsIn = (lines: readonly ReportLine[]) =>
   REPORT_KINDS.filter((k) => lines.some((l) => l.kind === k));
@@ -36,7 +36,10 @@ function atLeast(tallies: OutcomeTallies | undefined, currency: string): boolean
   );
 }
 
-/** "12 · 1,234.50 EUR", with "at least" when waiting entries or missing amounts could add to it. */
+/**
+ * "12 · 1,234.50" (the table names the currency), with "at least" when waiting entries or
+ * missing amounts could add to it.
+ */
 function Done({ tallies, currency }: { tallies: OutcomeTallies | undefined; currency: string }) {
   const t = tallies?.approved ?? emptyTally();
   const open = atLeast(tallies, currency);
@@ -46,7 +49,7 @@ function Done({ tallies, currency }: { tallies: OutcomeTallies | undefined; curr
       {open && <span className="at-least">at least </span>}
       {t.count}
       {currency !== NO_CURRENCY && (
-        <span className="money"> · {money(t.amountMinor, currency)}</span>
+        <span className="money"> · {figure(t.amountMinor, currency)}</span>
       )}
     </>
   );

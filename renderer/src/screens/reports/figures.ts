@@ -17,7 +17,12 @@ export function linesOf(data: readonly ReportLineData[]): ReportLine[] {
 /** 1,234.50 EUR; entries without an amount (no currency) have no money to show. */
 export function money(minor: bigint, currency: string): string {
   if (currency === NO_CURRENCY) return '';
-  return `${groupThousands(minorToText(minor, currencyExponent(currency)))} ${currency}`;
+  return `${figure(minor, currency)} ${currency}`;
+}
+
+/** 1,234.50: for a table whose caption or column already names the currency. */
+export function figure(minor: bigint, currency: string): string {
+  return groupThousands(minorToText(minor, currencyExponent(currency)));
 }
 
 /** The figure a chart draws: major units as a number, for the bar's height only. */
