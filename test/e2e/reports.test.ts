@@ -41,6 +41,31 @@ async function showMarch(h: Harness) {
 }
 
 describe('Reports screen', () => {
+  it('loads its code and chart.js only when it opens', async () => {
+    const { page } = h;
+    const loaded: string[] = [];
+    const onRequest = (request: { url(): string }) => loaded.push(request.url());
+    page.on('request', onRequest);
+    try {
+      await h.open('#/lookup');
+      await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+      expect(loaded.filter((u) => /ReportsScreen|draw-chart/.test(u))).toEqual([]);
+      await page.getByRole('link', { name: /^Reports/ }).click();
+      const form = page.getByRole('form', { name: 'Report range' });
+      await form.getByLabel('From').fill('2026-03-01');
+      await form.getByLabel('To').fill('2026-03-31');
+      await form.getByRole('button', { name: 'Show' }).click();
+      await page
+        .getByRole('figure', { name: /Failures per day/ })
+        .locator('canvas')
+        .waitFor();
+      await expect.poll(() => loaded.some((u) => /draw-chart-[^/]*\.js$/.test(u))).toBe(true);
+      expect(loaded.some((u) => /ReportsScreen-[^/]*\.js$/.test(u))).toBe(true);
+    } finally {
+      page.off('request', onRequest);
+    }
+  });
+
   it('shows what was approved per currency, failures apart, and the waiting as "at least"', async () => {
     const { page } = h;
     await showMarch(h);
