@@ -42,6 +42,11 @@ export function ReportsScreen() {
   const profileName = (id: string | null | undefined) =>
     id ? (profiles.find((p) => p.id === id)?.name ?? id) : 'every profile';
 
+  // Saving asks main for a file name (its save dialog) and writes the same summary as CSV.
+  const save = useMutation({
+    mutationFn: (request: ReportRequestData) => unwrap(paydesk().reports.exportCsv(request)),
+  });
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.reset();
@@ -51,10 +56,6 @@ export function ReportsScreen() {
       ...(form.profileId ? { profileId: form.profileId } : {}),
     });
   };
-  // Saving asks main for a file name (its save dialog) and writes the same summary as CSV.
-  const save = useMutation({
-    mutationFn: (request: ReportRequestData) => unwrap(paydesk().reports.exportCsv(request)),
-  });
 
   return (
     <div className="reports-screen">
