@@ -7,6 +7,7 @@ import { z } from 'zod';
 
 import { findCardData } from './card-data';
 import { backupCalls, supportCalls } from './backup-contract';
+import { reportCalls } from './report-contract';
 import { sessionSchema, teamCalls } from './team-contract';
 import { FILTER_TIME_HINT, parseFilterTime } from './time';
 import { ORDERID_MESSAGE, unsafeTextMessage } from './text-rules';
@@ -960,6 +961,11 @@ export const contract = {
   },
   support: {
     saveBundle: call(supportCalls.saveBundle.request, supportCalls.saveBundle.result),
+  },
+  /** Reports -> Daily close (common/report-contract.ts). */
+  reports: {
+    summary: call(reportCalls.summary.request, reportCalls.summary.result),
+    exportCsv: call(reportCalls.exportCsv.request, reportCalls.exportCsv.result),
   },
   tools: {
     /** Is a callback a shop received genuine? Checked in main with the profile's control key. */

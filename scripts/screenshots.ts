@@ -30,6 +30,8 @@ const { shootOrders } = await import('../test/e2e/shots/orders');
 const { shootOrderPage } = await import('../test/e2e/shots/order-page');
 const { shootTeam } = await import('../test/e2e/shots/team');
 const { shootTools } = await import('../test/e2e/shots/tools');
+// Reports: the daily close from a fixed fortnight of entries.
+const { shootReports } = await import('../test/e2e/shots/reports');
 const { shootUpdates } = await import('../test/e2e/shots/updates');
 const { teamHarness } = await import('../test/support/journal-ports');
 const { postgresAvailability, startCluster } = await import('../test/support/postgres');
@@ -85,6 +87,8 @@ for (const shoot of [
   shootLifecycle,
   shootNetwork,
   shootBackups,
+  // Reports: the daily close.
+  shootReports,
 ]) {
   // A fresh first start for each set, so one set's actions never show up in the other's.
   const h = await startHarness();

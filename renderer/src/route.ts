@@ -13,6 +13,8 @@ export type ScreenName =
   | 'pay-link'
   | 'callback-check'
   | 'journal'
+  // Reports: the daily close (and, beside it, the reconciliation).
+  | 'reports'
   | 'profiles'
   | 'keys'
   | 'team-journal'
@@ -79,6 +81,8 @@ export const SCREENS: readonly { name: ScreenName; label: string; who: string; g
     group: 'Tools',
   },
   { name: 'journal', label: 'Journal', who: 'Everything Paydesk sent', group: 'Journal' },
+  // Reports: the daily close.
+  { name: 'reports', label: 'Reports', who: 'Daily close: totals and charts', group: 'Journal' },
   { name: 'profiles', label: 'Profiles', who: 'Gateway connections', group: 'Admin' },
   { name: 'keys', label: 'Keys', who: 'RSA keys for signing', group: 'Admin' },
   {

@@ -20,6 +20,8 @@ import type {
   NewJournalEntry,
   OrderClaim,
   Page,
+  ReportLine,
+  SummaryQuery,
 } from '../../store/journal/port';
 import type { TeamConnection } from '../../store/postgres/connect';
 
@@ -126,6 +128,9 @@ export class TeamJournalPort implements JournalPort {
   async history(clientOrderId: string): Promise<JournalStep[]> {
     return (await this.journal()).history(clientOrderId);
   }
+  async summary(query: SummaryQuery): Promise<ReportLine[]> {
+    return (await this.journal()).summary(query);
+  }
 }
 
 /** Team settings this desk cannot use at all (no password in the keychain...): every call refused. */
@@ -180,6 +185,9 @@ export class UnopenedTeamPort implements JournalPort {
     return this.refused();
   }
   history(): Promise<JournalStep[]> {
+    return this.refused();
+  }
+  summary(): Promise<ReportLine[]> {
     return this.refused();
   }
   iterate(): AsyncIterable<JournalEntry> {

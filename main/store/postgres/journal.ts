@@ -17,6 +17,8 @@ import { csvChunksOfEntries, type CsvChunk } from '../journal/csv';
 import { StoreError } from '../errors';
 import { JournalError, type EntryResult, type JournalEntry, type Page } from '../journal/types';
 import type { JournalFilter } from '../journal/filter';
+import type { ReportLine, SummaryQuery } from '../journal/summary';
+import { summarise } from './reports';
 import {
   acknowledgeRule,
   finishRule,
@@ -473,6 +475,10 @@ export class PgJournal implements JournalPort {
       if (rows.length < PAGE) return;
       before = rows[rows.length - 1]?.id;
     }
+  }
+
+  summary(query: SummaryQuery): Promise<ReportLine[]> {
+    return this.guard(() => summarise(this.pool, query));
   }
 
   csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {

@@ -10,6 +10,8 @@ import { snapshotCsvChunks } from './journal-export';
 import { Journal } from './journal';
 import type { EntryResult, JournalEntry } from '../journal/types';
 import type { JournalFilter } from '../journal/filter';
+import type { SummaryQuery } from '../journal/summary';
+import { summarise } from './reports';
 import {
   checkClaimedEntry,
   type ClaimDecision,
@@ -145,5 +147,9 @@ export class SqliteJournalPort implements JournalPort {
   /** One snapshot of the journal as UTF-8 CSV chunks, on the export's own connection. */
   csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {
     return snapshotCsvChunks(this.db, filter, size);
+  }
+
+  summary(query: SummaryQuery) {
+    return at(() => summarise(this.db, query));
   }
 }
