@@ -247,8 +247,13 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 13: kept for the journal search's migration (issue 26), which takes this place when merged.
   ``,
-  // 14: kept for the daily close's migration (issue 26), which takes this place when merged.
-  ``,
+  // 14: the daily close (store/sqlite/reports.ts): the entries of a range of days by their
+  // written-at time, holding every column the summary reads, so a month is summed from the
+  // index alone without reading the table's rows.
+  `
+  CREATE INDEX journal_report ON journal(created_at, action, profile_id, currency, operator, state,
+    status, amount_minor);
+  `,
   // 15: kept for the reconciliation's migration, which takes this place when merged.
   ``,
   // 16: every write of an entry pays for each index of the journal. journal_email (BINARY) serves
