@@ -192,10 +192,13 @@ export class OrderService {
     const note = request.note?.trim();
     const requested = (currency: string | undefined) =>
       kind === 'capture' || kind === 'refund' ? this.requestedAmount(request, currency) : undefined;
-    // The order read before acting is remembered (recent orders) by the plan, in the commit that
-    // writes the action's entry ahead on the desk's SQLite; an action that fails or is refused
-    // remembers it again on its own (the plan's write may have been rolled back with it).
+    // The order read before acting is remembered (recent orders). On the desk's SQLite the plan
+    // runs inside the transaction that writes the action's entry ahead, and the row joins that
+    // commit. Otherwise (a team's journal: nothing slow while the order is held) it is written
+    // once the action is done; and again on its own when the action fails or is refused (the
+    // plan's write may have been rolled back with it).
     let seen: StatusResponse | undefined;
+    let joined = false;
     const run = this.path.run({
       what: `send a ${kind}`,
       profileId: request.profileId,
@@ -273,7 +276,10 @@ export class OrderService {
         // A void moves the whole order: the journal records that amount, though none is sent.
         if (kind === 'void')
           amountMinor = figures.amountMinor > 0n ? figures.amountMinor : undefined;
-        this.remember(request.profileId, status);
+        if (this.db.inTransaction) {
+          this.remember(request.profileId, status);
+          joined = true;
+        }
         return {
           operation,
           fields,
@@ -291,10 +297,16 @@ export class OrderService {
         };
       },
     });
-    return run.catch((error: unknown) => {
-      if (seen) this.remember(request.profileId, seen);
-      throw error;
-    });
+    return run.then(
+      (result) => {
+        if (seen && !joined) this.remember(request.profileId, seen);
+        return result;
+      },
+      (error: unknown) => {
+        if (seen) this.remember(request.profileId, seen);
+        throw error;
+      },
+    );
   }
 
   /** The amount asked for, read with the order currency's decimals (JPY none, KWD three). */

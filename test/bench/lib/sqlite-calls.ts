@@ -1,6 +1,6 @@
 // Counts what the process asks of SQLite while it runs: every statement run (run, get, all,
 // iterate, exec) and every commit (a COMMIT, or a statement that writes outside a transaction
-// and so commits by itself), per database file. A measurement for the bench (better-sqlite3's
+// and so commits by itself), and the time spent inside them, per database file. A measurement for the bench (better-sqlite3's
 // statements are patched while counting), never used by the app.
 
 import Database from 'better-sqlite3';
@@ -12,6 +12,9 @@ export interface SqliteCounts {
   commits: Map<string, number>;
   /** Statements run, by database file and SQL text (the first 80 characters). */
   bySql: Map<string, number>;
+  /** Milliseconds spent inside SQLite's calls, by database file, and by file and SQL text. */
+  ms: Map<string, number>;
+  msBySql: Map<string, number>;
 }
 
 type Method = (...args: unknown[]) => unknown;
@@ -22,11 +25,17 @@ interface CountedStatement {
   database: { name: string; inTransaction: boolean };
 }
 
-const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+const add = (map: Map<string, number>, key: string, n = 1) => map.set(key, (map.get(key) ?? 0) + n);
 
 /** Starts counting; `stop()` puts better-sqlite3 back as it was and returns the counts. */
 export function countSqliteCalls(): { stop(): SqliteCounts } {
-  const counts: SqliteCounts = { calls: new Map(), commits: new Map(), bySql: new Map() };
+  const counts: SqliteCounts = {
+    calls: new Map(),
+    commits: new Map(),
+    bySql: new Map(),
+    ms: new Map(),
+    msBySql: new Map(),
+  };
   const probe = new Database(':memory:');
   const statementProto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, Method>;
   probe.close();
@@ -48,7 +57,10 @@ export function countSqliteCalls(): { stop(): SqliteCounts } {
           const autocommit = !this.database.inTransaction;
           add(counts.calls, file);
           add(counts.bySql, `${file}\t${sql.slice(0, 80)}`);
+          const start = performance.now();
           const out = original.apply(this, args);
+          add(counts.ms, file, performance.now() - start);
+          add(counts.msBySql, `${file}\t${sql.slice(0, 80)}`, performance.now() - start);
           if (sql === 'COMMIT' || (autocommit && !this.reader && !/^(BEGIN|PRAGMA)/i.test(sql)))
             add(counts.commits, file);
           return out;
@@ -62,7 +74,10 @@ export function countSqliteCalls(): { stop(): SqliteCounts } {
       function (this: { name: string }, ...args: unknown[]) {
         add(counts.calls, this.name);
         add(counts.bySql, `${this.name}\t${String(args[0]).replace(/\s+/g, ' ').slice(0, 80)}`);
-        return original.apply(this, args);
+        const start = performance.now();
+        const out = original.apply(this, args);
+        add(counts.ms, this.name, performance.now() - start);
+        return out;
       },
   );
   return {
