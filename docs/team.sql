@@ -684,4 +684,32 @@ $migration_4$;
 END
 $apply$;
 
+-- Migration 5: the journal's search by card, amount and the start of an id
+DO $apply$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM paydesk.schema_version WHERE version = 5) THEN
+    EXECUTE $migration_5$
+ALTER TABLE paydesk.journal ADD COLUMN card_last_four text
+  CHECK (card_last_four IS NULL OR card_last_four ~ '^[0-9]{4}$');
+GRANT INSERT (card_last_four) ON paydesk.journal TO paydesk_finance;
+
+ALTER TABLE paydesk.journal DISABLE TRIGGER journal_before_update;
+UPDATE paydesk.journal
+   SET card_last_four = right(coalesce(summary ->> 'credit_card_number', summary ->> 'destination-card-no'), 4)
+ WHERE coalesce(summary ->> 'credit_card_number', summary ->> 'destination-card-no') ~ '^[0-9*]{8,}[0-9]{4}$';
+ALTER TABLE paydesk.journal ENABLE TRIGGER journal_before_update;
+
+CREATE INDEX journal_card_last_four ON paydesk.journal (card_last_four);
+CREATE INDEX journal_amount ON paydesk.journal (amount_minor);
+CREATE INDEX journal_orderid_prefix ON paydesk.journal (orderid text_pattern_ops);
+CREATE INDEX journal_target_prefix ON paydesk.journal (target_orderid text_pattern_ops);
+CREATE INDEX journal_client_orderid_prefix ON paydesk.journal (client_orderid text_pattern_ops);
+CREATE INDEX journal_target_client_prefix ON paydesk.journal (target_client_orderid text_pattern_ops);
+$migration_5$;
+    INSERT INTO paydesk.schema_version (version, description) VALUES (5, 'the journal''s search by card, amount and the start of an id');
+    RAISE NOTICE 'migration 5: applied';
+  END IF;
+END
+$apply$;
+
 COMMIT;

@@ -8,7 +8,8 @@ import { ServiceError } from './services/errors';
 import type { FileContent } from './files';
 import { READY } from './lifecycle';
 import type { Updates, UpdateView } from './update/updates';
-import { journalRowView, type ExportProgress } from './services/journal';
+import type { ExportProgress } from './services/journal';
+import type { JournalEntry } from './store/journal/types';
 
 export interface DesktopDeps {
   version: string;
@@ -68,8 +69,8 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
     deps.restartSoon();
     return { restarting: true, message: restarting };
   };
-  const actionResult = (r: { entry: Parameters<typeof journalRowView>[0]; replayed: boolean }) => ({
-    entry: journalRowView(r.entry),
+  const actionResult = (r: { entry: JournalEntry; replayed: boolean }) => ({
+    entry: services.journal.row(r.entry),
     replayed: r.replayed,
   });
 
@@ -195,9 +196,10 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
     },
     journal: {
       search: ({ filter, offset, limit }) => services.journal.search(filter, offset, limit),
+      totals: ({ filter }) => services.journal.totals(filter),
       entry: ({ clientOrderId }) => services.journal.entry(clientOrderId),
       settleByHand: async ({ clientOrderId, outcome, reason }) =>
-        journalRowView(await services.orders.settleByHand(clientOrderId, outcome, reason)),
+        services.journal.row(await services.orders.settleByHand(clientOrderId, outcome, reason)),
       exportCsv: async ({ filter }) => {
         const stamp = new Date().toISOString().slice(0, 10);
         // Read and written in chunks once the file is chosen (nothing is read if cancelled); the

@@ -22,6 +22,7 @@ import {
   MIGRATION_4_DESCRIPTION,
   MIGRATION_4_SQL,
 } from './migration-rules';
+import { MIGRATION_5_DESCRIPTION, MIGRATION_5_SQL } from './migration-find';
 
 export const SCHEMA = 'paydesk';
 export const GROUP_ROLES = ['paydesk_support', 'paydesk_finance', 'paydesk_admin'] as const;
@@ -487,4 +488,5 @@ GRANT EXECUTE ON FUNCTION paydesk.upload_local_entries(text, jsonb) TO paydesk_f
   },
   { version: 3, description: MIGRATION_3_DESCRIPTION, sql: MIGRATION_3_SQL },
   { version: 4, description: MIGRATION_4_DESCRIPTION, sql: MIGRATION_4_SQL },
+  { version: 5, description: MIGRATION_5_DESCRIPTION, sql: MIGRATION_5_SQL },
 ];
