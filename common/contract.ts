@@ -290,9 +290,7 @@ export const journalTotalsSchema = z.object({
       /** Null: entries without an amount. */
       currency: z.string().nullable(),
       ...journalTotalsLine,
-      byAction: z.array(
-        z.object({ action: z.string(), label: z.string(), ...journalTotalsLine }),
-      ),
+      byAction: z.array(z.object({ action: z.string(), label: z.string(), ...journalTotalsLine })),
     }),
   ),
 });
@@ -536,7 +534,11 @@ const trustedCaSchema = z.object({
 
 const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
 /** An export says how many entries it wrote: the notice never counts a later search. */
-const exportResultSchema = saveResultSchema.extend({ count: z.number().int().nonnegative() });
+const exportResultSchema = saveResultSchema.extend({
+  count: z.number().int().nonnegative(),
+  /** The journal export's totals, in a file beside it (NAME.totals.csv). */
+  totalsPath: z.string().optional(),
+});
 
 const startupReportSchema = z.object({
   version: z.string(),

@@ -5,7 +5,8 @@
 import type { Handlers } from './bridge';
 import type { PaydeskServices } from './services/app';
 import { ServiceError } from './services/errors';
-import type { FileContent } from './files';
+import { totalsPathOf, writeContent, type FileContent } from './files';
+import type { JournalTotals } from './store/journal/totals';
 import { READY } from './lifecycle';
 import type { Updates, UpdateView } from './update/updates';
 import type { ExportProgress } from './services/journal';
@@ -205,16 +206,29 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
         // Read and written in chunks once the file is chosen (nothing is read if cancelled); the
         // result says how many entries the file holds, for the notice.
         let count = 0;
+        let totals: JournalTotals | undefined;
         const saved = await deps.saveFile(
           `paydesk-journal-${stamp}.csv`,
           () =>
-            services.journal.csvChunks(filter, (progress) => {
-              count = progress.done;
-              deps.exportProgress?.(progress);
-            }),
+            services.journal.csvChunks(
+              filter,
+              (progress) => {
+                count = progress.done;
+                deps.exportProgress?.(progress);
+              },
+              (t) => (totals = t),
+            ),
           'csv',
         );
-        return { ...saved, count: saved.saved ? count : 0 };
+        if (!saved.saved) return { ...saved, count: 0 };
+        // The totals of the lines written, in a file of their own beside the export (its name
+        // with .totals.csv): the export stays one table for a program to read.
+        if (saved.path && totals) {
+          const totalsPath = totalsPathOf(saved.path);
+          await writeContent(totalsPath, await services.journal.totalsCsv(totals));
+          return { ...saved, count, totalsPath };
+        }
+        return { ...saved, count };
       },
     },
     batches: {

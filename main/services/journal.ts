@@ -1,6 +1,6 @@
 // The journal as the Journal screen reads it: searched and paged, amounts as exact text, each
-// entry's profile by name, totals per currency of what a filter shows, and exported to CSV (the
-// totals as the file's last lines). Nobody edits or deletes an entry from here. It reads the journal port, so the
+// entry's profile by name, totals per currency of what a filter shows, and exported to CSV (its
+// totals in a summary file beside it). Nobody edits or deletes an entry from here. It reads the journal port, so the
 // same screen works on the desk's SQLite and on a team's PostgreSQL (every desk's entries); on
 // SQLite the export takes the adapter's fast path (raw rows to CSV text, journal-pages.ts).
 
@@ -134,10 +134,10 @@ export class JournalService {
 
   constructor(
     private readonly journal: JournalPort,
-    /** The profile's name where this desk has it (store/sqlite/profiles.ts nameOf). */
-    nameOf: (id: string) => string | undefined = () => undefined,
+    /** The profile's name where this desk has it (store/sqlite/profiles.ts nameOf); absent: ids. */
+    nameOf?: (id: string) => string | undefined,
   ) {
-    this.profileName = (id) => nameOf(id) ?? removedProfileName(id);
+    this.profileName = nameOf ? (id) => nameOf(id) ?? removedProfileName(id) : (id) => id;
   }
 
   /** An entry as the screens show it, its profile by name. */
@@ -170,6 +170,11 @@ export class JournalService {
     return { ...page, rows: page.rows.map((e) => this.row(e)) };
   }
 
+  /** An export's totals file (store/journal/csv.ts totalsCsvLines). */
+  async totalsCsv(totals: JournalTotals): Promise<string> {
+    return totalsCsvLines(totals, await csvLineWriter());
+  }
+
   /** Totals per currency and action of the filter's entries (store/journal/totals.ts). */
   async totals(filter: JournalFilter): Promise<TotalsView> {
     return totalsView(await this.journal.totals(filter));
@@ -183,19 +188,19 @@ export class JournalService {
    * Each store makes its chunks (JournalPort.csvChunks) from one view of the journal: entries
    * written or changed after the export started are not in it. `onProgress` hears how many
    * lines of how many are done, from when the store has counted them (SQLite may count beside
-   * the first lines), and last the whole count.
+   * the first lines), and last the whole count. `onTotals` hears, after the last line, the
+   * totals of the lines written (for the summary file beside the export, totalsCsv).
    */
   async *csvChunks(
     filter: JournalFilter,
     onProgress?: (progress: ExportProgress) => void,
+    onTotals?: (totals: JournalTotals) => void,
   ): AsyncGenerator<string | Uint8Array> {
     let done = 0;
     let total: number | undefined;
-    const line = await csvLineWriter();
-    yield line(CSV_COLUMN_NAMES);
+    yield (await csvLineWriter())(CSV_COLUMN_NAMES);
     for await (const chunk of this.journal.csvChunks(filter, EXPORT_BATCH, this.profileName)) {
-      // The last chunk: the totals of the lines written, as the file's last lines.
-      if (chunk.totals) yield totalsCsvLines(chunk.totals, line);
+      if (chunk.totals) onTotals?.(chunk.totals);
       const counted = total === undefined && chunk.total !== undefined;
       total ??= chunk.total;
       if (chunk.entries > 0 || chunk.content.length > 0) {

@@ -1,7 +1,7 @@
 // CSV export of the journal: its columns, amounts as exact decimal text, times with their offset,
-// each entry's profile by name (and its id in a column of its own), and after the entries their
-// totals (totalsCsvLines). The records are written by csv-record.ts (csv-stringify: quoting,
-// formulas defused).
+// each entry's profile by name (and its id in a column of its own); and the totals of the
+// entries written, as the lines of a summary file beside it (totalsCsvLines). The records are
+// written by csv-record.ts (csv-stringify: quoting, formulas defused).
 
 import { formatMinor } from '../../gateway/amount';
 import { currencyExponent, minorToText } from '../../../common/money';
@@ -252,7 +252,7 @@ export async function journalCsv(
   return text;
 }
 
-/** The header of the totals that end an export (docs/protocol.md, "The journal's totals"). */
+/** The header of an export's totals file (docs/protocol.md, "The journal's totals"). */
 export const TOTALS_COLUMN_NAMES: readonly string[] = [
   'totals',
   'currency',
@@ -265,12 +265,12 @@ export const TOTALS_COLUMN_NAMES: readonly string[] = [
 ];
 
 /**
- * The totals after the entries: an empty line, their header, then per currency a line for all
- * its actions ("all") and one per action, amounts as exact decimal text of the currency. A
- * program reading the file stops at the empty line; a person sees the sums under the list.
+ * An export's totals file: the header, then per currency a line for all its actions ("all")
+ * and one per action, amounts as exact decimal text of the currency. A file of its own beside
+ * the entries', so each stays one table a program reads with its own header.
  */
 export function totalsCsvLines(totals: JournalTotals, line: CsvLine): string {
-  let text = `\r\n${line(TOTALS_COLUMN_NAMES)}`;
+  let text = line(TOTALS_COLUMN_NAMES);
   for (const c of totals.currencies) {
     const amount = (minor: bigint) => (c.currency === null ? '' : formatMinor(minor, c.currency));
     const cells = (action: string, t: Omit<ActionTotals, 'action'>) => [

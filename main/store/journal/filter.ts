@@ -73,7 +73,9 @@ type Condition =
 
 /** Every filter field's condition, in the order the clauses are written. */
 export const FILTER_FIELDS = {
-  orderRef: { startsWith: ['orderid', 'target_orderid', 'client_orderid', 'target_client_orderid'] },
+  orderRef: {
+    startsWith: ['orderid', 'target_orderid', 'client_orderid', 'target_client_orderid'],
+  },
   // SQLite's LIKE and PostgreSQL's lower() both fold ASCII letters, as e-mail addresses are.
   email: { contains: 'email' },
   cardLastFour: { equals: ['card_last_four'], trim: true },
@@ -192,7 +194,11 @@ const CURRENCY_GROUPS: readonly { exponent: number; currencies: string }[] = (()
 })();
 
 const AMOUNT_SHAPE = /^(\d{1,13})(?:\.(\d{1,6}))?$/;
-const AMOUNT_NAMES = { amount: 'amount', amountMin: 'smallest amount', amountMax: 'largest amount' };
+const AMOUNT_NAMES = {
+  amount: 'amount',
+  amountMin: 'smallest amount',
+  amountMax: 'largest amount',
+};
 
 /** An amount's digits, or a JournalError that says how to write one. */
 function amountDigits(name: keyof typeof AMOUNT_NAMES, value: string) {
@@ -251,11 +257,15 @@ function rangeClause(dialect: FilterDialect, min?: string, max?: string): string
     const bounds: string[] = [];
     if (low) {
       const minor = minorOf(low, exponent, 'atLeast')!;
-      bounds.push(`amount_minor >= ${dialect.integer(dialect.bind(`amountMin${exponent}`, minor.toString()))}`);
+      bounds.push(
+        `amount_minor >= ${dialect.integer(dialect.bind(`amountMin${exponent}`, minor.toString()))}`,
+      );
     }
     if (high) {
       const minor = minorOf(high, exponent, 'atMost')!;
-      bounds.push(`amount_minor <= ${dialect.integer(dialect.bind(`amountMax${exponent}`, minor.toString()))}`);
+      bounds.push(
+        `amount_minor <= ${dialect.integer(dialect.bind(`amountMax${exponent}`, minor.toString()))}`,
+      );
     }
     parts.push(`(${currencies} AND ${bounds.join(' AND ')})`);
   }

@@ -68,11 +68,10 @@ export class Profiles {
    */
   nameOf(id: string): string | undefined {
     this.nameById ??= this.db.prepare(
-      "SELECT name, team_name, team_role FROM profiles WHERE id = ?",
+      'SELECT name, team_name, team_role FROM profiles WHERE id = ?',
     );
     const row = this.nameById.get(id) as
-      | { name: string; team_name: string | null; team_role: string | null }
-      | undefined;
+      { name: string; team_name: string | null; team_role: string | null } | undefined;
     if (!row) return undefined;
     return row.team_role === 'set-aside' && row.team_name && row.name.startsWith('(removed) ')
       ? `${row.team_name} (removed)`
