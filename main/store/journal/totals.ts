@@ -84,7 +84,8 @@ export class TotalsTally {
     const minor = group.minor === null ? 0n : BigInt(group.minor);
     const action = group.action ?? group.operation;
     let byAction = this.lines.get(group.currency);
-    if (!byAction) this.lines.set(group.currency, (byAction = new Map()));
+    if (!byAction)
+      this.lines.set(group.currency, (byAction = new Map<string, Omit<ActionTotals, 'action'>>()));
     let line = byAction.get(action);
     if (!line) byAction.set(action, (line = emptyLine()));
     const bucket = bucketOf(group.state, group.status, group.operation);
