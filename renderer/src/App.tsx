@@ -126,7 +126,7 @@ function Frame() {
   const { active, error } = useActiveProfile();
   const environment = active?.environment ?? 'sandbox';
   // Narrow windows only: the folded navigation, open on the screen it was opened on (choosing
-  // a screen closes it).
+  // another screen, or any link in it, closes it).
   const here = hrefOf(route);
   const [openOn, setOpenOn] = useState<string | null>(null);
   const navOpen = openOn === here;
@@ -155,7 +155,15 @@ function Frame() {
         </div>
       )}
       <div className="app-body">
-        <nav id="app-nav" className={`app-nav${navOpen ? ' open' : ''}`} aria-label="Screens">
+        <nav
+          id="app-nav"
+          className={`app-nav${navOpen ? ' open' : ''}`}
+          aria-label="Screens"
+          // A link chosen closes the folded navigation, the screen it is on too.
+          onClick={(event) => {
+            if ((event.target as HTMLElement).closest('a')) setOpenOn(null);
+          }}
+        >
           {GROUPS.map((group) => {
             const screens = SCREENS.filter((s) => s.group === group);
             if (screens.length === 0) return null;

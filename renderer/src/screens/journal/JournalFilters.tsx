@@ -162,6 +162,9 @@ export function JournalFilters({
       <label htmlFor={id(name)}>{label}</label>
       <input
         {...aria(name)}
+        aria-describedby={[errorFor(name) ? `${id(name)}-error` : '', id('match-hint')]
+          .filter(Boolean)
+          .join(' ')}
         type="text"
         value={draft[name]}
         spellCheck={false}
@@ -203,16 +206,16 @@ export function JournalFilters({
       onSubmit={submit}
     >
       <div className="filter-grid">
-        {typed('orderRef', 'Shop order id, orderid or action id, or its start', {
-          placeholder: '1003 or demo-sale-10',
+        {typed('orderRef', 'Shop order id, orderid or action id', {
+          placeholder: '1003, demo-sale-10',
         })}
-        {typed('email', 'Customer email, or part of it', { placeholder: 'maria' })}
-        {typed('cardLastFour', 'Card’s last four digits', {
+        {typed('email', 'Customer email', { placeholder: 'maria' })}
+        {typed('cardLastFour', 'Card’s last four', {
           inputMode: 'numeric',
           maxLength: 4,
           placeholder: '1111',
         })}
-        {typed('amount', 'Amount, exactly', { inputMode: 'decimal', placeholder: '14.25' })}
+        {typed('amount', 'Amount', { inputMode: 'decimal', placeholder: '14.25' })}
         {typed('amountMin', 'Amount from', { inputMode: 'decimal' })}
         {typed('amountMax', 'Amount to', { inputMode: 'decimal' })}
         {typed('currency', 'Currency', { maxLength: 3, placeholder: 'EUR' })}
@@ -255,6 +258,11 @@ export function JournalFilters({
           {error('to')}
         </div>
       </div>
+      <p className="field-hint" id={id('match-hint')}>
+        An id matches from its start (1003 finds 100345), an e-mail by any part of it (maria). An
+        amount is read in each currency&rsquo;s decimals: 14.25 finds 14.25 EUR and 14.250 KWD, and
+        no JPY amount.
+      </p>
       <p className="field-hint" id={id('days-hint')}>
         Days run from midnight to midnight in this desk&rsquo;s time zone (UTC{offsetOf(new Date())}
         ); the CSV gives every time with its offset.
