@@ -37,6 +37,15 @@ import {
 const DIRECT_SKIP = 16_384;
 /** Positions between two anchors: a page found from an anchor steps over fewer ids than this. */
 const ANCHOR_EVERY = 512;
+/** Filter fields on columns journal_totals holds (totals: its order serves the grouping). */
+const TOTALS_INDEX_FIELDS = new Set([
+  'status',
+  'state',
+  'pending',
+  'operation',
+  'action',
+  'currency',
+]);
 /** Filters whose total and anchors are kept (the screen shows one at a time). */
 const FILTERS_KEPT = 8;
 
@@ -224,7 +233,13 @@ export class JournalPages {
   totals(filter: JournalFilter, upTo?: bigint): JournalTotals {
     const w = whereClause(filter);
     const where = upTo === undefined ? w.where : and(w.where, 'id <= @upTo');
-    const groups = this.statement(totalsGroupsSql('journal', where))
+    // journal_totals (migration 13) holds the groups' columns and the amount: a filter on those
+    // alone is one walk of it, in the groups' order. Any other filter is served by its own index
+    // or a scan of the table, and the groups are sorted after.
+    const byIndex = Object.entries(filter).every(
+      ([field, value]) => !value || TOTALS_INDEX_FIELDS.has(field),
+    );
+    const groups = this.statement(totalsGroupsSql('journal', where, byIndex))
       .safeIntegers(true)
       .all(upTo === undefined ? w.params : { ...w.params, upTo }) as TotalsGroup[];
     return totalsOfGroups(groups);

@@ -2,15 +2,20 @@
 // (approved), what may still move (open: the gateway's final word is owed, so the moved sum is
 // "at least" until it comes) and how many did not move. Per action on request. Main adds the
 // minor units per currency (main/store/journal/totals.ts); this only shows its text, so two
-// currencies are never added together here.
+// currencies are never added together here. Totals read every matching entry, so a busy
+// journal (a batch writing an entry a moment) refreshes them at most every REFRESH_MS, not at
+// each change as the list's page does.
 
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 
 import type { JournalFilterInput, JournalTotalsView } from '../../../../common/contract';
 import { groupThousands } from '../../../../common/money';
 import { paydesk, unwrap } from '../../api';
 import { plural } from '../../format';
-import { keys } from '../../queries';
+
+/** The least time between two refreshes of the totals while the journal changes. */
+const REFRESH_MS = 2_000;
 
 type CurrencyTotals = JournalTotalsView['currencies'][number];
 
@@ -96,11 +101,30 @@ function ByAction({ totals }: { totals: JournalTotalsView }) {
 }
 
 export function JournalTotals({ filter }: { filter: JournalFilterInput }) {
+  // Not under keys.journal: a journal change refreshes the list at once, these on their own.
   const totals = useQuery({
-    queryKey: [...keys.journal, 'totals', filter],
+    queryKey: ['journal-totals', filter],
     queryFn: () => unwrap(paydesk().journal.totals({ filter })),
     gcTime: 60_000,
   });
+  const { refetch } = totals;
+  useEffect(() => {
+    let last = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => {
+      timer = undefined;
+      last = Date.now();
+      void refetch();
+    };
+    const off = window.paydesk?.on('journalChanged', () => {
+      if (timer !== undefined) return;
+      timer = setTimeout(refresh, Math.max(0, last + REFRESH_MS - Date.now()));
+    });
+    return () => {
+      off?.();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [refetch]);
   if (totals.error)
     return (
       <p className="journal-totals totals-muted" role="status">
