@@ -23,6 +23,7 @@ import type {
 } from './types';
 import type { JournalFilter } from './filter';
 import type { JournalTotals } from './totals';
+import type { ReportLine, SummaryQuery } from './summary';
 
 export type {
   EntryResult,
@@ -37,6 +38,7 @@ export type {
   Page,
 } from './types';
 export type { JournalFilter } from './filter';
+export type { ReportDay, ReportLine, SummaryQuery } from './summary';
 export { IN_FLIGHT, JournalError } from './types';
 
 /** An action about to be decided on an order, and the entry it will write before sending. */
@@ -123,6 +125,11 @@ export interface JournalPort {
   inFlight(profileId?: string): Promise<JournalEntry[]>;
   /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
   forTarget(orderId: string): Promise<JournalEntry[]>;
+  /**
+   * Every entry acting on an order (forTarget's) or being it (the entry that made it: a rebill,
+   * a link paid, a capture's own order), oldest first: an order's page.
+   */
+  ofOrder(orderId: string): Promise<JournalEntry[]>;
   search(filter?: JournalFilter, offset?: number, limit?: number): Promise<Page<JournalEntry>>;
   /** The filter's totals per currency and action (journal/totals.ts says what counts). */
   totals(filter?: JournalFilter): Promise<JournalTotals>;
@@ -141,4 +148,9 @@ export interface JournalPort {
     size: number,
     profileName?: (id: string) => string,
   ): AsyncIterable<CsvChunk>;
+  /**
+   * The daily close (Reports): the entries of the days grouped by day, currency, kind, operator
+   * and outcome, counted and summed by the store's own SQL (journal/summary.ts).
+   */
+  summary(query: SummaryQuery): Promise<ReportLine[]>;
 }

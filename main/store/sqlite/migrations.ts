@@ -266,4 +266,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX journal_amount ON journal(amount_minor);
   CREATE INDEX journal_totals ON journal(currency, action, operation, state, status, amount_minor);
   `,
+  // 14: the daily close (store/sqlite/reports.ts): the entries of a range of days by their
+  // written-at time, holding every column the summary reads, so a month is summed from the
+  // index alone without reading the table's rows.
+  `
+  CREATE INDEX journal_report ON journal(created_at, action, profile_id, currency, operator, state,
+    status, amount_minor);
+  `,
 ];
