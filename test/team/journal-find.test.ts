@@ -211,6 +211,13 @@ const SEARCHES: [string, JournalFilter, string[]][] = [
   ['LIKE: a percent sign in an id', { orderRef: 'shop%' }, ['pd-f08']],
   ['GLOB: a star in an id', { orderRef: 'shop*' }, ['pd-f06']],
   ['GLOB: a question mark in an id', { orderRef: 'shop?1' }, []],
+  // A blank field is no condition: not "has an e-mail", not "starts with nothing".
+  [
+    'everything for a blank e-mail',
+    { email: '  ', amount: '14.25' },
+    ['pd-f05', 'pd-f02', 'pd-f01'],
+  ],
+  ['everything for a blank e-mail alone', { email: ' ' }, FIXTURE.map((f) => f.id).reverse()],
   [
     'a search with the others',
     { email: 'example.com', amountMax: '14.25', cardLastFour: '1111' },

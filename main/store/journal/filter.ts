@@ -141,7 +141,8 @@ export function filterConditions(filter: JournalFilter, dialect: FilterDialect):
     Condition,
   ][]) {
     const value = filter[name];
-    if (!value) continue;
+    // Nothing, or only spaces: no condition (a blank id would otherwise start every id).
+    if (!value || (typeof value === 'string' && value.trim() === '')) continue;
     if ('when' in condition) {
       clauses.push(condition.when);
     } else if ('time' in condition) {
