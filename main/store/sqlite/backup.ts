@@ -7,13 +7,16 @@
 // (journal_mode DELETE), proved whole with integrity_check on a worker thread (backup-check.ts:
 // for a large journal that takes seconds the main process's thread cannot spare), and only then
 // given its name: a file named paydesk-<time>.sqlite in the folder is always a whole, checked
-// backup. A backup can be stopped (Paydesk quitting): the copy stops at its next step, or the
+// backup. While SQLite writes the copy, it is flushed to disk on libuv's pool: the copy's last
+// step commits with an fsync of whatever is not on disk yet, which for a large file held the main
+// thread for a large part of a second. A backup can be stopped (Paydesk quitting): the copy stops at its next step, or the
 // check ends early, and the .partial is removed, so quitting never waits for a large file.
 //
 // Retention keeps the newest backup of each of the last 7 days that have one and of each of the
 // last 4 weeks (Monday to Sunday, UTC) that have one; nothing else in the folder is touched.
 
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { checkCopyOffThread } from './backup-check';
@@ -49,6 +52,33 @@ function takenAtOf(name: string): string | undefined {
   return m ? `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z` : undefined;
 }
 
+/** Copy steps between two flushes of the copy (32 MiB at 256 pages of 4 KiB). */
+const STEPS_PER_FLUSH = 32;
+
+/** Flushes `file` to disk every few steps, off the main thread, one flush at a time. */
+function flushAsItGrows(file: string) {
+  let steps = 0;
+  let flushing: Promise<void> | undefined;
+  const flush = async () => {
+    const handle = await open(file, 'r+');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  };
+  return {
+    step(): void {
+      if (++steps % STEPS_PER_FLUSH !== 0 || flushing) return;
+      flushing = flush()
+        .catch(() => undefined) // only an early flush: SQLite's commit syncs the copy anyway
+        .finally(() => (flushing = undefined));
+    },
+    /** Settles once no flush holds the file open (it can then be renamed or removed). */
+    settled: (): Promise<void> => flushing ?? Promise.resolve(),
+  };
+}
+
 /**
  * Backs `db` up into `folder` (made if missing) and returns the new backup. Throws, leaving no
  * file under a backup's name, when the copy cannot be made or does not pass integrity_check, or
@@ -66,14 +96,18 @@ export async function backupDatabase(
   const partial = `${path}.partial`;
   const pages = options.pagesPerStep ?? 256;
   const { signal } = options;
+  const flusher = flushAsItGrows(partial);
   try {
     signal?.throwIfAborted();
-    await db.backup(partial, {
-      progress: () => {
-        signal?.throwIfAborted(); // better-sqlite3 ends the copy when its progress callback throws
-        return pages;
-      },
-    });
+    await db
+      .backup(partial, {
+        progress: () => {
+          signal?.throwIfAborted(); // better-sqlite3 ends the copy when its progress callback throws
+          flusher.step();
+          return pages;
+        },
+      })
+      .finally(flusher.settled);
     const problem = await checkCopyOffThread(partial, signal);
     if (problem) throw new Error(`The backup did not pass its integrity check: ${problem}`);
     signal?.throwIfAborted();
