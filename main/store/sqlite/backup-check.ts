@@ -17,6 +17,8 @@ import { Worker } from 'node:worker_threads';
 
 import Database from 'better-sqlite3';
 
+// The worker's text (typed by vite/client's `*?raw`, which renderer/src/vite-env.d.ts brings into
+// the one tsconfig): see backup-check-worker.cjs for why it is run from its text.
 import WORKER_SOURCE from './backup-check-worker.cjs?raw';
 import { MIGRATIONS } from './migrations';
 
