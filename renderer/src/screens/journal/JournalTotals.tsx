@@ -33,9 +33,10 @@ function CurrencyLine({ c }: { c: CurrencyTotals }) {
       </li>
     );
   }
+  const currency = c.currency;
   return (
     <li className="totals-line">
-      <span className="totals-currency">{c.currency}</span>
+      <span className="totals-currency">{currency}</span>
       {c.byAction.length > 1 ? (
         // Captures, refunds and payouts move money in different directions: one sum of them
         // would mean nothing, so each action's approved sum is said on its own.
@@ -46,9 +47,8 @@ function CurrencyLine({ c }: { c: CurrencyTotals }) {
             .map((a, i) => (
               <span key={a.action}>
                 {i > 0 && ' · '}
-                {a.label}{' '}
-                <strong className="mono-num">{money(a.approved.amount, c.currency)}</strong> (
-                {a.approved.count})
+                {a.label} <strong className="mono-num">{money(a.approved.amount, currency)}</strong>{' '}
+                ({a.approved.count})
               </span>
             ))}
         </span>
