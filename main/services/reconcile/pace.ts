@@ -1,0 +1,100 @@
+// The pace of a reconciliation: at most `perSecond` status requests a second (retries count),
+// evenly spaced, and at most `atOnce` waiting for their answer. A gateway that answers 500 or
+// does not answer in time is asked again after a growing pause, within the same pace, and after
+// `attempts` tries the line is "could not be read". The gateway is someone else's production
+// system: a reconciliation must never look like a flood.
+
+export interface PaceSettings {
+  /** Status requests a second, retries included. */
+  perSecond: number;
+  /** Requests waiting for their answer at once. */
+  atOnce: number;
+}
+
+export const DEFAULT_PACE: PaceSettings = { perSecond: 5, atOnce: 4 };
+/** Bounds a person may set: the screen and the contract refuse anything outside. */
+export const PACE_LIMITS = { perSecond: { min: 0.1, max: 500 }, atOnce: { min: 1, max: 256 } };
+
+export interface RetryPolicy {
+  /** Tries of one line before it is "could not be read". */
+  attempts: number;
+  /** The pause before the second try; doubled before each one after, up to maxBackoffMs. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** How long one status request may wait for its answer. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 4,
+  backoffMs: 1_000,
+  maxBackoffMs: 8_000,
+  timeoutMs: 15_000,
+};
+
+/** The pause before try number `attempt` (2, 3, ...). */
+export function backoffBefore(attempt: number, policy: RetryPolicy): number {
+  return Math.min(policy.backoffMs * 2 ** Math.max(0, attempt - 2), policy.maxBackoffMs);
+}
+
+/**
+ * Hands out request slots no closer than 1/perSecond apart. A slot is a promise that resolves
+ * at its time; a stopped pace resolves every waiting slot with false (nothing more is sent).
+ */
+export class Pace {
+  private next = 0;
+  private stopped = false;
+  private readonly waiting = new Set<{ timer: NodeJS.Timeout; resolve: (go: boolean) => void }>();
+
+  constructor(
+    private perSecond: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  setRate(perSecond: number): void {
+    this.perSecond = perSecond;
+  }
+
+  /** Resolves true when this request may leave, false when the pace was stopped meanwhile. */
+  slot(): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(false);
+    const at = Math.max(this.now(), this.next);
+    this.next = at + 1000 / this.perSecond;
+    const delay = at - this.now();
+    if (delay <= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = {
+        timer: setTimeout(() => {
+          this.waiting.delete(waiter);
+          resolve(!this.stopped);
+        }, delay),
+        resolve,
+      };
+      this.waiting.add(waiter);
+    });
+  }
+
+  /** A pause that a stop cuts short (resolves false then). */
+  wait(ms: number): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter = {
+        timer: setTimeout(() => {
+          this.waiting.delete(waiter);
+          resolve(!this.stopped);
+        }, ms),
+        resolve,
+      };
+      this.waiting.add(waiter);
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const waiter of this.waiting) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(false);
+    }
+    this.waiting.clear();
+  }
+}
