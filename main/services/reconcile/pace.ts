@@ -4,6 +4,8 @@
 // `attempts` tries the line is "could not be read". The gateway is someone else's production
 // system: a reconciliation must never look like a flood.
 
+import { RECONCILE_PACE } from '../../../common/reconcile-contract';
+
 export interface PaceSettings {
   /** Status requests a second, retries included. */
   perSecond: number;
@@ -11,9 +13,12 @@ export interface PaceSettings {
   atOnce: number;
 }
 
-export const DEFAULT_PACE: PaceSettings = { perSecond: 5, atOnce: 4 };
+export const DEFAULT_PACE: PaceSettings = {
+  perSecond: RECONCILE_PACE.perSecond.default,
+  atOnce: RECONCILE_PACE.atOnce.default,
+};
 /** Bounds a person may set: the screen and the contract refuse anything outside. */
-export const PACE_LIMITS = { perSecond: { min: 0.1, max: 500 }, atOnce: { min: 1, max: 256 } };
+export const PACE_LIMITS = RECONCILE_PACE;
 
 export interface RetryPolicy {
   /** Tries of one line before it is "could not be read". */

@@ -27,40 +27,10 @@ import { ServiceError } from '../errors';
 import { ORDER_MAKING } from './compare';
 import { DEFAULT_PACE, DEFAULT_RETRY, Pace, PACE_LIMITS, type RetryPolicy } from './pace';
 import { readLine, RunStop, STOPPED } from './read-line';
-import { lineView, type LineView, type Subject } from './view';
+import { reconcileCsv, reconcileHtml } from './report';
+import { lineView, type LineView, type RunView, type Subject } from './view';
 
-export interface RunProgress {
-  total: number;
-  /** Lines answered (agrees + differs + unreadable + notAskable). */
-  done: number;
-  agrees: number;
-  differs: number;
-  unreadable: number;
-  notAskable: number;
-  left: number;
-  /** Lines answered per second since this process took the run up; null before the first. */
-  ratePerSecond: number | null;
-  secondsLeft: number | null;
-}
-
-export interface RunView {
-  id: number;
-  profileId: string;
-  profileName: string;
-  operator: string;
-  from: string;
-  to: string;
-  journalStore: 'sqlite' | 'postgres';
-  state: Run['state'];
-  /** While running: pause was asked and the requests under way are getting their answer. */
-  pausing: boolean;
-  pausedBecause: string | null;
-  perSecond: number;
-  atOnce: number;
-  createdAt: string;
-  finishedAt: string | null;
-  progress: RunProgress;
-}
+export type { LineView, RunProgress, RunView } from './view';
 
 export interface NewRunInput {
   profileId: string;
@@ -263,6 +233,16 @@ export class ReconcileService {
   allLines(runId: number): LineView[] {
     this.require(runId);
     return this.runs.lines(runId).map(lineView);
+  }
+
+  /** Every line as CSV, for the save dialog. */
+  async csv(runId: number): Promise<string> {
+    return reconcileCsv(this.allLines(runId));
+  }
+
+  /** The printable page a controller signs (printed to PDF in main). */
+  html(runId: number, printedAt = new Date()): string {
+    return reconcileHtml(this.view(runId), this.findings(runId), printedAt);
   }
 
   private doneCount(runId: number): number {

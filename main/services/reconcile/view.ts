@@ -2,7 +2,7 @@
 // held when the run was planned, what the gateway said, and the findings in words. Built from the
 // stored line alone, so a finished run reads the same a month later.
 
-import type { Line, LineKind, LineState } from '../../store/sqlite/reconcile-runs';
+import type { Line, LineKind, LineState, RunState } from '../../store/sqlite/reconcile-runs';
 import { readingWords, type Finding, type GatewayReading } from './compare';
 
 /** What a line is about, as the journal held it when the run was planned. */
@@ -20,6 +20,39 @@ export interface Subject {
   state?: string;
   status?: string | null;
   createdAt?: string;
+}
+
+export interface RunProgress {
+  total: number;
+  /** Lines answered (agrees + differs + unreadable + notAskable). */
+  done: number;
+  agrees: number;
+  differs: number;
+  unreadable: number;
+  notAskable: number;
+  left: number;
+  /** Lines answered per second since this process took the run up; null before the first. */
+  ratePerSecond: number | null;
+  secondsLeft: number | null;
+}
+
+export interface RunView {
+  id: number;
+  profileId: string;
+  profileName: string;
+  operator: string;
+  from: string;
+  to: string;
+  journalStore: 'sqlite' | 'postgres';
+  state: RunState;
+  /** While running: pause was asked and the requests under way are getting their answer. */
+  pausing: boolean;
+  pausedBecause: string | null;
+  perSecond: number;
+  atOnce: number;
+  createdAt: string;
+  finishedAt: string | null;
+  progress: RunProgress;
 }
 
 export interface LineView {
