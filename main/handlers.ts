@@ -309,8 +309,7 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
           'csv',
         ),
       savePdf: async ({ runId }) => {
-        const print = deps.printPdf;
-        if (!print)
+        if (!deps.printPdf)
           throw new ServiceError(
             'INPUT',
             'Printing to PDF needs the desktop app; save the CSV here, or print from Paydesk itself.',
@@ -321,7 +320,7 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
           `paydesk-reconciliation-${runId}.pdf`,
           () =>
             (async function* () {
-              yield await print(html);
+              yield await deps.printPdf!(html);
             })(),
           'pdf',
         );

@@ -241,22 +241,22 @@ function handleOf(
 
   function orderView(tx: TxRow): SandboxOrder {
     return {
-        orderid: String(tx.id),
-        clientOrderId: tx.client_orderid,
-        endpointId: tx.endpoint_id,
-        kind: tx.kind,
-        status: tx.status,
-        orderStage: engine.orderStage(tx),
-        amountMinor: tx.amount_minor,
-        currency: tx.currency,
-        ...(tx.parent_id !== null ? { parentOrderId: String(tx.parent_id) } : {}),
-        ...((tx.card_ref_id ?? store.cardRefOfTx(tx.id)?.id)
-          ? { cardRefId: String(tx.card_ref_id ?? store.cardRefOfTx(tx.id)?.id) }
-          : {}),
-        ...(tx.page_token ? { pageToken: tx.page_token } : {}),
-        callbacks: store
-          .callbacksOf(tx.id)
-          .map((c) => ({ url: c.url, attempts: Number(c.attempts), state: c.state })),
+      orderid: String(tx.id),
+      clientOrderId: tx.client_orderid,
+      endpointId: tx.endpoint_id,
+      kind: tx.kind,
+      status: tx.status,
+      orderStage: engine.orderStage(tx),
+      amountMinor: tx.amount_minor,
+      currency: tx.currency,
+      ...(tx.parent_id !== null ? { parentOrderId: String(tx.parent_id) } : {}),
+      ...((tx.card_ref_id ?? store.cardRefOfTx(tx.id)?.id)
+        ? { cardRefId: String(tx.card_ref_id ?? store.cardRefOfTx(tx.id)?.id) }
+        : {}),
+      ...(tx.page_token ? { pageToken: tx.page_token } : {}),
+      callbacks: store
+        .callbacksOf(tx.id)
+        .map((c) => ({ url: c.url, attempts: Number(c.attempts), state: c.state })),
     };
   }
 }

@@ -18,7 +18,9 @@ export type ScreenName =
   | 'team-journal'
   | 'backups'
   | 'network'
-  | 'updates';
+  | 'updates'
+  // Reconciliation (its own block: other screens are added beside it).
+  | 'reconcile';
 
 /** The navigation's groups, by what people do. */
 export const GROUPS = [
@@ -79,6 +81,12 @@ export const SCREENS: readonly { name: ScreenName; label: string; who: string; g
     group: 'Tools',
   },
   { name: 'journal', label: 'Journal', who: 'Everything Paydesk sent', group: 'Journal' },
+  {
+    name: 'reconcile',
+    label: 'Reconciliation',
+    who: 'The journal checked against the gateway',
+    group: 'Journal',
+  },
   { name: 'profiles', label: 'Profiles', who: 'Gateway connections', group: 'Admin' },
   { name: 'keys', label: 'Keys', who: 'RSA keys for signing', group: 'Admin' },
   {

@@ -60,7 +60,11 @@ const STORES: Store[] = [
     skip: postgres.skip,
     async open() {
       const team = await postgres.open();
-      return { port: () => team.port, addProfile: (id) => team.addProfile(id), close: () => team.close() };
+      return {
+        port: () => team.port,
+        addProfile: (id) => team.addProfile(id),
+        close: () => team.close(),
+      };
     },
   },
 ];
@@ -131,7 +135,13 @@ for (const store of STORES) {
 
     async function refund(s: Scene, orderid: string, amount: string) {
       const { clientOrderId } = s.desk.orders.openAction();
-      await s.desk.orders.refund({ profileId: s.profileId, orderid, clientOrderId, amount, reason: 'Returned' });
+      await s.desk.orders.refund({
+        profileId: s.profileId,
+        orderid,
+        clientOrderId,
+        amount,
+        reason: 'Returned',
+      });
       return finalEntry(clientOrderId);
     }
 
@@ -141,22 +151,37 @@ for (const store of STORES) {
       return service.view(run.id);
     }
 
-    const requestsSince = (count: number): readonly SandboxRequest[] => sandbox.requests().slice(count);
+    const requestsSince = (count: number): readonly SandboxRequest[] =>
+      sandbox.requests().slice(count);
 
     it('lists every disagreement with the gateway, sends nothing but status and settles nothing', async () => {
       const s = await scene();
       // A: refunded 2.00 by Paydesk, the rest refunded elsewhere.
       const a = await approvedOrder(direct, 'SALE', '10.00');
       await refund(s, a, '2.00');
-      await direct.call('RETURN', { client_orderid: `elsewhere-${a}`, orderid: a, amount: '8.00', currency: 'EUR', comment: 'By phone' });
+      await direct.call('RETURN', {
+        client_orderid: `elsewhere-${a}`,
+        orderid: a,
+        amount: '8.00',
+        currency: 'EUR',
+        comment: 'By phone',
+      });
       // B: refunded 1.00 by Paydesk, the refund declined at the gateway afterwards.
       const b = await approvedOrder(direct, 'SALE', '5.00');
       const declined = await refund(s, b, '1.00');
-      sandbox.alterOrder(declined.orderId!, { status: 'declined', reason: 'Reversed by the issuer' });
+      sandbox.alterOrder(declined.orderId!, {
+        status: 'declined',
+        reason: 'Reversed by the issuer',
+      });
       // C: a hold captured 5.00 by Paydesk, the capture's amount altered to 4.00.
       const c = await approvedOrder(direct, 'PREAUTH', '10.00');
       const { clientOrderId: captureId } = s.desk.orders.openAction();
-      await s.desk.orders.capture({ profileId: s.profileId, orderid: c, clientOrderId: captureId, amount: '5.00' });
+      await s.desk.orders.capture({
+        profileId: s.profileId,
+        orderid: c,
+        clientOrderId: captureId,
+        amount: '5.00',
+      });
       const capture = await finalEntry(captureId);
       sandbox.alterOrder(capture.orderId!, { amountMinor: 400n });
       // D: a refund Paydesk still calls unsettled, which reached the gateway.
@@ -175,7 +200,13 @@ for (const store of STORES) {
         fields: { client_orderid: unsettled, orderid: d, amount: '1.00', currency: 'EUR' },
       });
       await port.markUnknown(unsettled, { code: 'TIMEOUT', message: 'No answer' });
-      await direct.call('RETURN', { client_orderid: unsettled, orderid: d, amount: '1.00', currency: 'EUR', comment: 'Returned' });
+      await direct.call('RETURN', {
+        client_orderid: unsettled,
+        orderid: d,
+        amount: '1.00',
+        currency: 'EUR',
+        comment: 'Returned',
+      });
       // E: refunded in full by Paydesk: nothing to say.
       const e = await approvedOrder(direct, 'SALE', '3.00');
       const agreeing = await refund(s, e, '3.00');
@@ -183,7 +214,16 @@ for (const store of STORES) {
       sandbox.misbehave({ noDedupe: true });
 
       const before = sandbox.requests().length;
-      const run = await finished(s.service, await s.service.create({ profileId: s.profileId, from: FROM, to: TO, perSecond: 50, atOnce: 3 }));
+      const run = await finished(
+        s.service,
+        await s.service.create({
+          profileId: s.profileId,
+          from: FROM,
+          to: TO,
+          perSecond: 50,
+          atOnce: 3,
+        }),
+      );
       sandbox.misbehave({});
 
       expect(run).toMatchObject({
@@ -214,7 +254,9 @@ for (const store of STORES) {
       expect(lines.find((l) => l.clientOrderId === unsettled)?.findings[0]?.message).toMatch(
         /^Paydesk still calls this entry unsettled; the gateway now says approved \(reversal_approved\), 1\.00 EUR\./,
       );
-      expect(s.service.allLines(run.id).find((l) => l.clientOrderId === agreeing.clientOrderId)?.state).toBe('agrees');
+      expect(
+        s.service.allLines(run.id).find((l) => l.clientOrderId === agreeing.clientOrderId)?.state,
+      ).toBe('agrees');
       // Listed, never settled: the entry stays unsettled until a person settles it by hand.
       expect((await port.get(unsettled))?.state).toBe('unknown');
       expect((await port.get(declined.clientOrderId))?.status).toBe('approved');
@@ -235,12 +277,26 @@ for (const store of STORES) {
           order_desc: 'Order',
           ...TEST_CARD,
         });
-        await port.begin({ clientOrderId: id, profileId: s.profileId, operator: 'ann', operation: 'SALE', amountMinor: 100n, currency: 'EUR', fields: { client_orderid: id } });
+        await port.begin({
+          clientOrderId: id,
+          profileId: s.profileId,
+          operator: 'ann',
+          operation: 'SALE',
+          amountMinor: 100n,
+          currency: 'EUR',
+          fields: { client_orderid: id },
+        });
         await port.finish(id, { status: 'approved', orderId: ack.orderId! });
       }
       await sleep(200);
       const before = sandbox.requests().length;
-      const run = await s.service.create({ profileId: s.profileId, from: FROM, to: TO, perSecond: 40, atOnce: 2 });
+      const run = await s.service.create({
+        profileId: s.profileId,
+        from: FROM,
+        to: TO,
+        perSecond: 40,
+        atOnce: 2,
+      });
       await until(() => s.service.view(run.id).progress.done >= 8, 20_000, 'a third of the lines');
       await s.service.close(); // the quit: requests under way get their answer, the run stays running
       await s.desk.path.close();
@@ -279,19 +335,39 @@ for (const store of STORES) {
       // Every second status answered 500: one at a time, each line is read at its second try at most.
       sandbox.misbehave({ serverErrorShare: 0.5, operations: ['STATUS'] });
       let before = sandbox.requests().length;
-      const flaky = await finished(s.service, await s.service.create({ profileId: s.profileId, from: FROM, to: TO, perSecond: 100, atOnce: 1 }));
+      const flaky = await finished(
+        s.service,
+        await s.service.create({
+          profileId: s.profileId,
+          from: FROM,
+          to: TO,
+          perSecond: 100,
+          atOnce: 1,
+        }),
+      );
       expect(flaky.progress).toMatchObject({ total: 6, agrees: 6, unreadable: 0, differs: 0 });
       expect(requestsSince(before).every((r) => r.operation === 'STATUS')).toBe(true);
 
       // Every status answered 500: after its tries each line "could not be read".
       sandbox.misbehave({ serverErrorShare: 1, operations: ['STATUS'] });
       before = sandbox.requests().length;
-      const down = await finished(s.service, await s.service.create({ profileId: s.profileId, from: FROM, to: TO, perSecond: 100, atOnce: 2 }));
+      const down = await finished(
+        s.service,
+        await s.service.create({
+          profileId: s.profileId,
+          from: FROM,
+          to: TO,
+          perSecond: 100,
+          atOnce: 2,
+        }),
+      );
       expect(down.progress).toMatchObject({ total: 6, unreadable: 6, differs: 0, agrees: 0 });
       expect(requestsSince(before)).toHaveLength(6 * RETRY.attempts);
       const line = s.service.findings(down.id)[0]!;
       expect(line).toMatchObject({ state: 'unreadable', findings: [] });
-      expect(line.error).toMatch(/^The gateway's status could not be read after 3 tries: The gateway reported a fault on its side \(HTTP 500/);
+      expect(line.error).toMatch(
+        /^The gateway's status could not be read after 3 tries: The gateway reported a fault on its side \(HTTP 500/,
+      );
 
       // A gateway that does not answer in time is the same: asked again, then not read.
       sandbox.misbehave({ latencyMs: 400, operations: ['STATUS'] });
@@ -300,7 +376,16 @@ for (const store of STORES) {
         retry: { ...RETRY, timeoutMs: 100 },
         flushMs: 10,
       });
-      const timedOut = await finished(slow, await slow.create({ profileId: s.profileId, from: FROM, to: TO, perSecond: 100, atOnce: 6 }));
+      const timedOut = await finished(
+        slow,
+        await slow.create({
+          profileId: s.profileId,
+          from: FROM,
+          to: TO,
+          perSecond: 100,
+          atOnce: 6,
+        }),
+      );
       expect(timedOut.progress).toMatchObject({ total: 6, unreadable: 6, differs: 0 });
       sandbox.misbehave({});
       await s.desk.path.close();

@@ -90,7 +90,9 @@ export function readingMinor(reading: GatewayReading): bigint | undefined {
 /** How the gateway's answer reads to a person: "approved (sale_partially_reversed)". */
 export function readingWords(reading: GatewayReading): string {
   const amount =
-    reading.amount !== null ? `, ${reading.amount}${reading.currency ? ` ${reading.currency}` : ''}` : '';
+    reading.amount !== null
+      ? `, ${reading.amount}${reading.currency ? ` ${reading.currency}` : ''}`
+      : '';
   return `${reading.status}${reading.stage ? ` (${reading.stage})` : ''}${amount}`;
 }
 
@@ -152,7 +154,8 @@ export function entryFindings(
     });
   }
   // The amount and currency are the request's own only when the status is of its own order.
-  if (reading.clientOrderId === gatewayClientOrderId(entry)) findings.push(...moneyFindings(entry, reading));
+  if (reading.clientOrderId === gatewayClientOrderId(entry))
+    findings.push(...moneyFindings(entry, reading));
   if (ORDER_MAKING.has(entry.operation) && entry.status === 'approved')
     findings.push(...elsewhereFindings(reading, actingOnIt));
   return findings;
@@ -167,7 +170,11 @@ function moneyFindings(entry: JournalEntry, reading: GatewayReading): Finding[] 
       },
     ];
   const gatewayMinor = readingMinor(reading);
-  if (entry.amountMinor === null || gatewayMinor === undefined || gatewayMinor === entry.amountMinor)
+  if (
+    entry.amountMinor === null ||
+    gatewayMinor === undefined ||
+    gatewayMinor === entry.amountMinor
+  )
     return [];
   return [
     {
@@ -178,7 +185,9 @@ function moneyFindings(entry: JournalEntry, reading: GatewayReading): Finding[] 
 }
 
 const approvedOf = (entries: readonly JournalEntry[], operation: string) =>
-  entries.filter((e) => e.operation === operation && e.state === 'final' && e.status === 'approved');
+  entries.filter(
+    (e) => e.operation === operation && e.state === 'final' && e.status === 'approved',
+  );
 const sumOf = (entries: readonly JournalEntry[]) =>
   entries.reduce((total, e) => total + (e.amountMinor ?? 0n), 0n);
 
@@ -201,7 +210,9 @@ export function elsewhereFindings(
   const voids = approvedOf(entriesOfOrder, 'VOID');
   const captures = approvedOf(entriesOfOrder, 'CAPTURE');
   const ours = (minor: bigint) =>
-    minor > 0n ? `Paydesk's journal holds refunds of ${money(minor, reading.currency)}` : "Paydesk's journal holds no refund of it";
+    minor > 0n
+      ? `Paydesk's journal holds refunds of ${money(minor, reading.currency)}`
+      : "Paydesk's journal holds no refund of it";
   if (suffix === 'reversed' && total !== undefined && refunded < total)
     return [
       {

@@ -42,12 +42,19 @@ async function askStatus(
     if (attempt > 1 && !(await pace.wait(backoffBefore(attempt, policy)))) return STOPPED;
     if (!(await pace.slot())) return STOPPED;
     try {
-      return { found: await client.status(ref, AbortSignal.timeout(policy.timeoutMs)), attempts: attempt };
+      return {
+        found: await client.status(ref, AbortSignal.timeout(policy.timeoutMs)),
+        attempts: attempt,
+      };
     } catch (error) {
       // The gateway's "no record" (or a reference it will not take): it does not know the order.
       if (error instanceof ValidationError) return { found: undefined, attempts: attempt };
-      if (error instanceof AuthError || error instanceof InputError) throw new RunStop(error.message);
-      if (!(error instanceof GatewayError) && !(error instanceof Error && error.name === 'TimeoutError'))
+      if (error instanceof AuthError || error instanceof InputError)
+        throw new RunStop(error.message);
+      if (
+        !(error instanceof GatewayError) &&
+        !(error instanceof Error && error.name === 'TimeoutError')
+      )
         throw error;
       last = error.message;
     }
@@ -83,7 +90,8 @@ export async function readLine(
   if (line.kind === 'order') {
     const asked = await askStatus(client, { orderid: line.ref }, pace, policy);
     if (asked === STOPPED) return STOPPED;
-    if ('unreadable' in asked) return result('unreadable', asked.attempts, { error: asked.unreadable });
+    if ('unreadable' in asked)
+      return result('unreadable', asked.attempts, { error: asked.unreadable });
     if (!asked.found)
       return result('differs', asked.attempts, {
         findings: [
@@ -106,12 +114,15 @@ export async function readLine(
   if (!ref) return result('not-askable', 0, { error: NOT_ASKABLE });
   const asked = await askStatus(client, ref, pace, policy);
   if (asked === STOPPED) return STOPPED;
-  if ('unreadable' in asked) return result('unreadable', asked.attempts, { error: asked.unreadable });
+  if ('unreadable' in asked)
+    return result('unreadable', asked.attempts, { error: asked.unreadable });
   const found = asked.found && rule.received(asked.found) ? asked.found : undefined;
   // The journal as it is now: its follow-up may have settled the entry while the status was asked.
   const entry: JournalEntry = (await journal.get(line.ref)) ?? before;
   const acting =
-    ORDER_MAKING.has(entry.operation) && entry.orderId ? await journal.forTarget(entry.orderId) : [];
+    ORDER_MAKING.has(entry.operation) && entry.orderId
+      ? await journal.forTarget(entry.orderId)
+      : [];
   const outcome = found ? rule.finalOf(found)?.status : undefined;
   const findings = entryFindings(entry, found ? readingOf(found) : undefined, outcome, acting);
   return result(findings.length ? 'differs' : 'agrees', asked.attempts, {

@@ -77,7 +77,8 @@ export class ReconcileService {
   /** Plans the run (every line stored) and starts it. */
   async create(input: NewRunInput): Promise<RunView> {
     const profile = this.profiles.get(input.profileId);
-    if (!profile) throw new ServiceError('NOT_FOUND', 'Choose a profile to reconcile.', 'profileId');
+    if (!profile)
+      throw new ServiceError('NOT_FOUND', 'Choose a profile to reconcile.', 'profileId');
     const perSecond = input.perSecond ?? DEFAULT_PACE.perSecond;
     const atOnce = input.atOnce ?? DEFAULT_PACE.atOnce;
     checkPace(perSecond, atOnce);
@@ -120,7 +121,11 @@ export class ReconcileService {
       });
     }
     return [
-      ...entries.map((e) => ({ kind: 'entry' as const, ref: e.clientOrderId, subject: JSON.stringify(subjectOf(e)) })),
+      ...entries.map((e) => ({
+        kind: 'entry' as const,
+        ref: e.clientOrderId,
+        subject: JSON.stringify(subjectOf(e)),
+      })),
       ...[...orders.values()].map((s) => ({
         kind: 'order' as const,
         ref: s.orderId as string,
@@ -297,16 +302,25 @@ export class ReconcileService {
       clearInterval(timer);
       flush();
     }
-    if (active.stop === null && this.runs.counts(run.id).todo === 0) this.runs.setState(run.id, 'done');
+    if (active.stop === null && this.runs.counts(run.id).todo === 0)
+      this.runs.setState(run.id, 'done');
   }
 }
 
 function checkPace(perSecond: number, atOnce: number): void {
   const { perSecond: p, atOnce: a } = PACE_LIMITS;
   if (!(perSecond >= p.min && perSecond <= p.max))
-    throw new ServiceError('INPUT', `Requests a second must be from ${p.min} to ${p.max}.`, 'perSecond');
+    throw new ServiceError(
+      'INPUT',
+      `Requests a second must be from ${p.min} to ${p.max}.`,
+      'perSecond',
+    );
   if (!Number.isInteger(atOnce) || atOnce < a.min || atOnce > a.max)
-    throw new ServiceError('INPUT', `Requests at once must be a whole number from ${a.min} to ${a.max}.`, 'atOnce');
+    throw new ServiceError(
+      'INPUT',
+      `Requests at once must be a whole number from ${a.min} to ${a.max}.`,
+      'atOnce',
+    );
 }
 
 function subjectOf(e: JournalEntry): Subject {
@@ -330,6 +344,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 function stopReason(error: unknown): string {
   if (error instanceof RunStop) return `The run stopped: ${error.message}`;
   const store = toStoreError(error);
-  if (store) return `The run stopped: the journal could not be read (${store.message}). Resume it once the journal is back.`;
+  if (store)
+    return `The run stopped: the journal could not be read (${store.message}). Resume it once the journal is back.`;
   return `The run stopped: ${messageOf(error)}`;
 }

@@ -77,7 +77,8 @@ const STYLE = `
 function linesTable(lines: readonly LineView[], what: (l: LineView) => string): string {
   const rows = lines
     .map(
-      (l) => `<tr><td>${l.seq}</td><td class="mono">${escape(l.orderId ?? '')}</td>` +
+      (l) =>
+        `<tr><td>${l.seq}</td><td class="mono">${escape(l.orderId ?? '')}</td>` +
         `<td class="mono">${escape(l.clientOrderId ?? '')}</td><td>${escape(l.operation ?? 'order')}</td>` +
         `<td>${escape(l.journal)}</td><td>${escape(l.gateway ?? '')}</td><td>${escape(what(l))}</td></tr>`,
     )
@@ -86,14 +87,24 @@ function linesTable(lines: readonly LineView[], what: (l: LineView) => string): 
 }
 
 /** The printable page of a run: what was compared, every finding, and lines to sign. */
-export function reconcileHtml(run: RunView, findings: readonly LineView[], printedAt: Date): string {
+export function reconcileHtml(
+  run: RunView,
+  findings: readonly LineView[],
+  printedAt: Date,
+): string {
   const p = run.progress;
   const differs = findings.filter((l) => l.state === 'differs');
   const unreadable = findings.filter((l) => l.state === 'unreadable');
   const facts: [string, string][] = [
     ['Profile', run.profileName],
-    ['Journal entries written', `from ${localTimeWithOffset(run.from)} to ${localTimeWithOffset(run.to)}`],
-    ['Journal', run.journalStore === 'postgres' ? "the team's journal (PostgreSQL)" : "this desk's journal"],
+    [
+      'Journal entries written',
+      `from ${localTimeWithOffset(run.from)} to ${localTimeWithOffset(run.to)}`,
+    ],
+    [
+      'Journal',
+      run.journalStore === 'postgres' ? "the team's journal (PostgreSQL)" : "this desk's journal",
+    ],
     ['Run by', run.operator],
     ['Started', localTimeWithOffset(run.createdAt)],
     ['Finished', run.finishedAt ? localTimeWithOffset(run.finishedAt) : 'not finished'],

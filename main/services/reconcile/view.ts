@@ -95,7 +95,8 @@ export function lineView(line: Line): LineView {
     seq: line.seq,
     kind: line.kind,
     state: line.state,
-    orderId: line.kind === 'order' ? line.ref : (s.targetOrderId ?? s.orderId ?? reading?.orderId ?? null),
+    orderId:
+      line.kind === 'order' ? line.ref : (s.targetOrderId ?? s.orderId ?? reading?.orderId ?? null),
     clientOrderId: line.kind === 'order' ? (s.clientOrderId ?? null) : line.ref,
     operation: s.operation ?? null,
     action: s.action ?? null,

@@ -177,7 +177,9 @@ export class ReconcileRuns {
   /** Runs that were running when the process that ran them stopped. */
   running(): Run[] {
     return (
-      this.statement("SELECT * FROM reconcile_runs WHERE state = 'running' ORDER BY id").all() as RawRun[]
+      this.statement(
+        "SELECT * FROM reconcile_runs WHERE state = 'running' ORDER BY id",
+      ).all() as RawRun[]
     ).map(toRun);
   }
 
