@@ -27,6 +27,7 @@ const { shootLifecycle } = await import('../test/e2e/shots/lifecycle');
 const { shootNetwork } = await import('../test/e2e/shots/network');
 const { shootMoney } = await import('../test/e2e/shots/money');
 const { shootOrders } = await import('../test/e2e/shots/orders');
+const { shootReconcile } = await import('../test/e2e/shots/reconcile');
 const { shootTeam } = await import('../test/e2e/shots/team');
 const { shootTools } = await import('../test/e2e/shots/tools');
 const { shootUpdates } = await import('../test/e2e/shots/updates');
@@ -84,6 +85,7 @@ for (const shoot of [
   shootLifecycle,
   shootNetwork,
   shootBackups,
+  shootReconcile,
 ]) {
   // A fresh first start for each set, so one set's actions never show up in the other's.
   const h = await startHarness();

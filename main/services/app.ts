@@ -155,6 +155,14 @@ export class PaydeskServices {
     readonly reconcile: ReconcileService,
   ) {}
 
+  /**
+   * The built-in sandbox while it runs: for training, and for the screenshots that change its
+   * orders behind the desk's back (Sandbox.alterOrder). Never a real gateway.
+   */
+  get builtInSandbox(): Sandbox | undefined {
+    return this.sandbox;
+  }
+
   static async start(options: StartOptions): Promise<PaydeskServices> {
     const log = options.log ?? silentLogger;
     const step = options.onStep ?? (() => undefined);

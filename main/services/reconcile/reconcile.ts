@@ -10,6 +10,7 @@
 // time, and a run that was running when its process stopped is taken up again at the next
 // start: only the lines not yet answered are asked about.
 
+import { FILTER_TIME_HINT, localTimeWithOffset, parseFilterTime } from '../../../common/time';
 import { formatMinor } from '../../gateway/amount';
 import { toStoreError } from '../../store/errors';
 import type { JournalEntry, JournalPort } from '../../store/journal/port';
@@ -82,18 +83,22 @@ export class ReconcileService {
     const perSecond = input.perSecond ?? DEFAULT_PACE.perSecond;
     const atOnce = input.atOnce ?? DEFAULT_PACE.atOnce;
     checkPace(perSecond, atOnce);
-    const lines = await this.plan(input.profileId, input.from, input.to);
+    // Kept as instants: a date alone means midnight in this desk's time zone, as the journal reads it.
+    const from = instant(input.from, 'From');
+    const to = instant(input.to, 'To');
+    if (from >= to) throw new ServiceError('INPUT', 'From must be before To.', 'to');
+    const lines = await this.plan(input.profileId, from, to);
     if (lines.length === 0)
       throw new ServiceError(
         'NOT_FOUND',
-        `The journal holds no entry of "${profile.name}" from ${input.from} to ${input.to}: nothing to reconcile.`,
+        `The journal holds no entry of "${profile.name}" from ${localTimeWithOffset(from)} until ${localTimeWithOffset(to)}: nothing to reconcile.`,
       );
     const run = this.runs.create(
       {
         profileId: input.profileId,
         operator: this.options.operator,
-        from: input.from,
-        to: input.to,
+        from,
+        to,
         journalStore: this.journal.store,
         perSecond,
         atOnce,
@@ -305,6 +310,12 @@ export class ReconcileService {
     if (active.stop === null && this.runs.counts(run.id).todo === 0)
       this.runs.setState(run.id, 'done');
   }
+}
+
+function instant(value: string, label: string): string {
+  const time = parseFilterTime(value);
+  if (!time) throw new ServiceError('INPUT', `${label} is not a time: write ${FILTER_TIME_HINT}.`, label.toLowerCase());
+  return time.toISOString();
 }
 
 function checkPace(perSecond: number, atOnce: number): void {

@@ -3,6 +3,7 @@
 // (where, or from the Journal's entry, a person settles an unsettled entry by hand: the
 // reconciliation itself settles nothing).
 
+import { actionLabel } from '../../../../common/journal-actions';
 import type { ReconcileLineData } from '../../../../common/reconcile-contract';
 import { localTimeWithOffset } from '../../../../common/time';
 import { hrefOf } from '../../route';
@@ -33,7 +34,7 @@ export function ReconcileFindings({ lines }: { lines: readonly ReconcileLineData
               className={l.state === 'unreadable' ? 'reconcile-unreadable' : undefined}
             >
               <td className="num">{l.seq}</td>
-              <td className="mono">
+              <td className="mono reconcile-order">
                 {l.orderId ? (
                   <a
                     href={hrefOf({ screen: 'lookup', param: l.orderId })}
@@ -51,7 +52,7 @@ export function ReconcileFindings({ lines }: { lines: readonly ReconcileLineData
               >
                 {l.clientOrderId ?? '—'}
               </td>
-              <td>{l.kind === 'order' ? 'the order' : (l.operation ?? '—')}</td>
+              <td>{l.kind === 'order' ? 'the order' : actionLabel(l.action, l.operation ?? '—')}</td>
               <td>{l.journal}</td>
               <td>{l.gateway ?? (l.state === 'unreadable' ? 'not read' : 'no record')}</td>
               <td>

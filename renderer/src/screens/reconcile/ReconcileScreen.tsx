@@ -175,7 +175,8 @@ export function ReconcileScreen() {
       {view && (
         <section className="card reconcile-run" aria-label={`Reconciliation ${view.id}`}>
           <h2>
-            {view.profileName}: {localTimeWithOffset(view.from)} to {localTimeWithOffset(view.to)}
+            {view.profileName}: entries written from {localTimeWithOffset(view.from)} until{' '}
+            {localTimeWithOffset(view.to)}
             <span className="reconcile-state">
               {view.pausing ? 'pausing' : STATE_WORDS[view.state]}
             </span>
