@@ -38,12 +38,19 @@ describe('Reconciliation screen', () => {
     const { page } = h;
     const table = page.getByRole('region', { name: 'Disagreements' });
     const text = await table.innerText();
-    expect(text).toMatch(/The gateway says the order is fully refunded \(15\.75 USD\); Paydesk's journal holds refunds of 5\.00 USD: the rest was refunded elsewhere\./);
-    expect(text).toMatch(/The journal says approved; the gateway now says declined \(reversal_declined\), 1000 JPY: Reversed by the issuer\./);
+    expect(text).toMatch(
+      /The gateway says the order is fully refunded \(15\.75 USD\); Paydesk's journal holds refunds of 5\.00 USD: the rest was refunded elsewhere\./,
+    );
+    expect(text).toMatch(
+      /The journal says approved; the gateway now says declined \(reversal_declined\), 1000 JPY: Reversed by the issuer\./,
+    );
     expect(text).toMatch(/The journal says 59\.00 EUR; the gateway says 49\.00 EUR\./);
     for (const order of [changed.refundedElsewhere, changed.declined, changed.altered])
       expect(
-        await table.getByRole('link', { name: `Look up order ${order}` }).first().getAttribute('href'),
+        await table
+          .getByRole('link', { name: `Look up order ${order}` })
+          .first()
+          .getAttribute('href'),
       ).toBe(`#/lookup/${order}`);
     expect(await page.getByText(/disagree 4/).count()).toBe(1);
     await stableScreenshot(page, {

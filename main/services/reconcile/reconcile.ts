@@ -314,7 +314,12 @@ export class ReconcileService {
 
 function instant(value: string, label: string): string {
   const time = parseFilterTime(value);
-  if (!time) throw new ServiceError('INPUT', `${label} is not a time: write ${FILTER_TIME_HINT}.`, label.toLowerCase());
+  if (!time)
+    throw new ServiceError(
+      'INPUT',
+      `${label} is not a time: write ${FILTER_TIME_HINT}.`,
+      label.toLowerCase(),
+    );
   return time.toISOString();
 }
 

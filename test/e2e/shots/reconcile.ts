@@ -70,7 +70,10 @@ export async function makeDisagreements(h: Harness): Promise<Disagreements> {
   const capture = await act('capture', altered, '59.00');
   await act('refund', orderOf('demo-sale-1011'), '12.345');
   await until(
-    () => sandbox.orders().every((o) => o.clientOrderId !== 'shop-phone-refund-1003' || o.status === 'approved'),
+    () =>
+      sandbox
+        .orders()
+        .every((o) => o.clientOrderId !== 'shop-phone-refund-1003' || o.status === 'approved'),
     30_000,
     'the refund made elsewhere to be approved',
   );

@@ -52,7 +52,9 @@ export function ReconcileFindings({ lines }: { lines: readonly ReconcileLineData
               >
                 {l.clientOrderId ?? '—'}
               </td>
-              <td>{l.kind === 'order' ? 'the order' : actionLabel(l.action, l.operation ?? '—')}</td>
+              <td>
+                {l.kind === 'order' ? 'the order' : actionLabel(l.action, l.operation ?? '—')}
+              </td>
               <td>{l.journal}</td>
               <td>{l.gateway ?? (l.state === 'unreadable' ? 'not read' : 'no record')}</td>
               <td>
