@@ -43,11 +43,18 @@ export function backoffBefore(attempt: number, policy: RetryPolicy): number {
 }
 
 /**
- * Hands out request slots no closer than 1/perSecond apart. A slot is a promise that resolves
- * at its time; a stopped pace resolves every waiting slot with false (nothing more is sent).
+ * How far behind its schedule the pace may catch up: a busy process that woke late sends the
+ * slots it missed at once, up to this much of them, so it keeps its rate over time without
+ * ever sending more than this burst above it.
+ */
+const CATCH_UP_MS = 250;
+
+/**
+ * Hands out request slots 1/perSecond apart. A slot is a promise that resolves at its time; a
+ * stopped pace resolves every waiting slot with false (nothing more is sent).
  */
 export class Pace {
-  private next = 0;
+  private next = Number.NEGATIVE_INFINITY;
   private stopped = false;
   private readonly waiting = new Set<{ timer: NodeJS.Timeout; resolve: (go: boolean) => void }>();
 
@@ -63,9 +70,11 @@ export class Pace {
   /** Resolves true when this request may leave, false when the pace was stopped meanwhile. */
   slot(): Promise<boolean> {
     if (this.stopped) return Promise.resolve(false);
-    const at = Math.max(this.now(), this.next);
+    const now = this.now();
+    const at =
+      this.next === Number.NEGATIVE_INFINITY ? now : Math.max(now - CATCH_UP_MS, this.next);
     this.next = at + 1000 / this.perSecond;
-    const delay = at - this.now();
+    const delay = at - now;
     if (delay <= 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const waiter = {

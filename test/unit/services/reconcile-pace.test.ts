@@ -25,6 +25,22 @@ describe('Pace', () => {
     expect(at).toEqual([0, 200, 400, 600, 800, 1000]);
   });
 
+  it('catches up a late start of its askers with a bounded burst, never more', async () => {
+    const pace = new Pace(100, () => Date.now());
+    expect(await pace.slot()).toBe(true);
+    await vi.advanceTimersByTimeAsync(1_000); // nobody asked for a second
+    const start = Date.now();
+    const at: number[] = [];
+    const asks = Array.from({ length: 40 }, () =>
+      pace.slot().then(() => at.push(Date.now() - start)),
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    await Promise.all(asks);
+    // 250 ms of missed slots at 10 ms each (and the one due now) at once, then 10 ms apart.
+    expect(at.filter((t) => t === 0)).toHaveLength(26);
+    expect(at.slice(26)).toEqual(Array.from({ length: 14 }, (_, i) => (i + 1) * 10));
+  });
+
   it('lets nothing more leave once stopped, also a slot already waiting', async () => {
     const pace = new Pace(1, () => Date.now());
     expect(await pace.slot()).toBe(true);
