@@ -89,10 +89,15 @@ export const reconcileCalls = {
         atOnce: atOnce.optional(),
       })
       .strict()
-      .refine((r) => parseFilterTime(r.from)!.getTime() < parseFilterTime(r.to)!.getTime(), {
-        message: 'From must be before To.',
-        path: ['to'],
-      }),
+      .refine(
+        (r) => {
+          // Each time's own problem is said by its field; only two readable times are compared.
+          const from = parseFilterTime(String(r.from));
+          const to = parseFilterTime(String(r.to));
+          return !from || !to || from.getTime() < to.getTime();
+        },
+        { message: 'From must be before To.', path: ['to'] },
+      ),
     result: runViewSchema,
   },
   list: { request: z.object({}).strict(), result: z.array(runViewSchema) },
