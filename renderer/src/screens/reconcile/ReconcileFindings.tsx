@@ -8,9 +8,6 @@ import type { ReconcileLineData } from '../../../../common/reconcile-contract';
 import { localTimeWithOffset } from '../../../../common/time';
 import { hrefOf } from '../../route';
 
-const SETTLE_HINT =
-  'Settle it by hand with what the gateway says: open the order, or its entry in the Journal.';
-
 export function ReconcileFindings({ lines }: { lines: readonly ReconcileLineData[] }) {
   if (lines.length === 0) return <p className="reconcile-none">No disagreement so far.</p>;
   return (
@@ -66,7 +63,14 @@ export function ReconcileFindings({ lines }: { lines: readonly ReconcileLineData
                       <li key={f.kind}>
                         {f.message}
                         {f.kind === 'now-known' && (
-                          <span className="reconcile-hint"> {SETTLE_HINT}</span>
+                          <span className="reconcile-hint">
+                            {' '}
+                            It is among the{' '}
+                            <a href={hrefOf({ screen: 'journal', param: 'pending' })}>
+                              Journal&apos;s pending entries
+                            </a>
+                            , where its entry is settled by hand.
+                          </span>
                         )}
                       </li>
                     ))}
