@@ -151,6 +151,33 @@ for (const store of STORES) {
       return service.view(run.id);
     }
 
+    /** `count` sales the gateway holds, each an approved SALE entry in the journal. */
+    async function approvedSales(s: Scene, count: number) {
+      for (let i = 0; i < count; i++) {
+        const id = `sale-${s.profileId}-${i}`;
+        const ack = await direct.call('SALE', {
+          client_orderid: id,
+          amount: '1.00',
+          currency: 'EUR',
+          email: 'john@example.com',
+          ipaddress: '203.0.113.7',
+          order_desc: 'Order',
+          ...TEST_CARD,
+        });
+        await port.begin({
+          clientOrderId: id,
+          profileId: s.profileId,
+          operator: 'ann',
+          operation: 'SALE',
+          amountMinor: 100n,
+          currency: 'EUR',
+          fields: { client_orderid: id },
+        });
+        await port.finish(id, { status: 'approved', orderId: ack.orderId! });
+      }
+      await sleep(200); // every sale final at the gateway
+    }
+
     const requestsSince = (count: number): readonly SandboxRequest[] =>
       sandbox.requests().slice(count);
 
@@ -266,29 +293,7 @@ for (const store of STORES) {
     it('resumes after a restart and never asks twice about a line it has done', async () => {
       let s = await scene();
       const COUNT = 24;
-      for (let i = 0; i < COUNT; i++) {
-        const id = `resume-${s.profileId}-${i}`;
-        const ack = await direct.call('SALE', {
-          client_orderid: id,
-          amount: '1.00',
-          currency: 'EUR',
-          email: 'john@example.com',
-          ipaddress: '203.0.113.7',
-          order_desc: 'Order',
-          ...TEST_CARD,
-        });
-        await port.begin({
-          clientOrderId: id,
-          profileId: s.profileId,
-          operator: 'ann',
-          operation: 'SALE',
-          amountMinor: 100n,
-          currency: 'EUR',
-          fields: { client_orderid: id },
-        });
-        await port.finish(id, { status: 'approved', orderId: ack.orderId! });
-      }
-      await sleep(200);
+      await approvedSales(s, COUNT);
       const before = sandbox.requests().length;
       const run = await s.service.create({
         profileId: s.profileId,
@@ -322,6 +327,41 @@ for (const store of STORES) {
       expect(asked.size).toBe(COUNT);
       expect([...asked.values()].every((n) => n === 1)).toBe(true);
       await desk.path.close();
+    });
+
+    it('pauses: no request leaves until it is resumed, and each line is asked about once', async () => {
+      const s = await scene();
+      await approvedSales(s, 12);
+      const before = sandbox.requests().length;
+      const run = await s.service.create({
+        profileId: s.profileId,
+        from: FROM,
+        to: TO,
+        perSecond: 20,
+        atOnce: 2,
+      });
+      await until(() => s.service.view(run.id).progress.done >= 3, 20_000, 'a few lines');
+      expect(s.service.pause(run.id).state).toBe('paused');
+      await s.service.settled(run.id);
+      const paused = s.service.view(run.id);
+      expect(paused).toMatchObject({ state: 'paused', pausing: false });
+      expect(paused.progress.left).toBeGreaterThan(0);
+      const atPause = sandbox.requests().length;
+      expect(atPause - before).toBe(paused.progress.done);
+      await sleep(300);
+      expect(sandbox.requests().length).toBe(atPause);
+
+      s.service.resume(run.id, { perSecond: 50, atOnce: 3 });
+      const done = await finished(s.service, s.service.view(run.id));
+      expect(done).toMatchObject({ state: 'done', perSecond: 50, atOnce: 3 });
+      expect(done.progress).toMatchObject({ total: 12, agrees: 12 });
+      const asked = sandbox
+        .requests()
+        .slice(before)
+        .map((r) => r.clientOrderId);
+      expect(asked).toHaveLength(12);
+      expect(new Set(asked).size).toBe(12);
+      await s.desk.path.close();
     });
 
     it('asks again when the gateway answers 500s, and marks a line it never could read, never a disagreement', async () => {
