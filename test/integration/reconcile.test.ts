@@ -364,6 +364,36 @@ for (const store of STORES) {
       await s.desk.path.close();
     });
 
+    it('a quit gives up a status the gateway is slow to answer, and the next start asks again', async () => {
+      const s = await scene();
+      await approvedSales(s, 2);
+      sandbox.misbehave({ latencyMs: 1_500, operations: ['STATUS'] });
+      const run = await s.service.create({
+        profileId: s.profileId,
+        from: FROM,
+        to: TO,
+        perSecond: 50,
+        atOnce: 2,
+      });
+      await until(
+        () => sandbox.requests().length > 0 && sandbox.requests().at(-1)?.operation === 'STATUS',
+        5_000,
+        'a status sent',
+      );
+      await s.service.close(50);
+      // Given up, not answered: still to do, and the run goes on at the next start.
+      expect(s.service.view(run.id)).toMatchObject({
+        state: 'running',
+        progress: { done: 0, left: 2 },
+      });
+      sandbox.misbehave({});
+      const next = reconciler(s.desk);
+      next.recover();
+      const done = await finished(next, next.view(run.id));
+      expect(done.progress).toMatchObject({ total: 2, agrees: 2 });
+      await s.desk.path.close();
+    });
+
     it('asks again when the gateway answers 500s, and marks a line it never could read, never a disagreement', async () => {
       const s = await scene();
       const orderIds: string[] = [];

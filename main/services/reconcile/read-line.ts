@@ -36,17 +36,21 @@ async function askStatus(
   ref: OrderRef,
   pace: Pace,
   policy: RetryPolicy,
+  stop?: AbortSignal,
 ): Promise<Asked | typeof STOPPED> {
   let last = '';
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     if (attempt > 1 && !(await pace.wait(backoffBefore(attempt, policy)))) return STOPPED;
     if (!(await pace.slot())) return STOPPED;
     try {
+      const signal = AbortSignal.timeout(policy.timeoutMs);
       return {
-        found: await client.status(ref, AbortSignal.timeout(policy.timeoutMs)),
+        found: await client.status(ref, stop ? AbortSignal.any([stop, signal]) : signal),
         attempts: attempt,
       };
     } catch (error) {
+      // A quit gave the request up: the line stays to do, asked about at the next start.
+      if (stop?.aborted) return STOPPED;
       // The gateway's "no record" (or a reference it will not take): it does not know the order.
       if (error instanceof ValidationError) return { found: undefined, attempts: attempt };
       if (error instanceof AuthError || error instanceof InputError)
@@ -56,7 +60,7 @@ async function askStatus(
         !(error instanceof Error && error.name === 'TimeoutError')
       )
         throw error;
-      last = error.message;
+      last = error instanceof Error ? error.message : String(error);
     }
   }
   return {
@@ -86,9 +90,11 @@ export async function readLine(
   client: GatewayClient,
   pace: Pace,
   policy: RetryPolicy,
+  /** Aborts the request under way (a quit): the line stays to do. */
+  stop?: AbortSignal,
 ): Promise<LineResult | typeof STOPPED> {
   if (line.kind === 'order') {
-    const asked = await askStatus(client, { orderid: line.ref }, pace, policy);
+    const asked = await askStatus(client, { orderid: line.ref }, pace, policy, stop);
     if (asked === STOPPED) return STOPPED;
     if ('unreadable' in asked)
       return result('unreadable', asked.attempts, { error: asked.unreadable });
@@ -112,7 +118,7 @@ export async function readLine(
   const rule = outcomeRule(before.operation);
   const ref = rule.statusRef(before);
   if (!ref) return result('not-askable', 0, { error: NOT_ASKABLE });
-  const asked = await askStatus(client, ref, pace, policy);
+  const asked = await askStatus(client, ref, pace, policy, stop);
   if (asked === STOPPED) return STOPPED;
   if ('unreadable' in asked)
     return result('unreadable', asked.attempts, { error: asked.unreadable });

@@ -48,11 +48,15 @@ export interface ReconcileOptions {
   flushMs?: number;
 }
 
+/** How long a quit waits for the status requests under way. */
+const CLOSE_GRACE_MS = 2_000;
 /** Answers written in one transaction at most; a crash loses at most these (asked again). */
 const FLUSH_LINES = 64;
 
 interface Active {
   pace: Pace;
+  /** Aborted by a quit: the requests under way are given up, their lines stay to do. */
+  quit: AbortController;
   stop: 'pause' | 'close' | null;
   startedAt: number;
   doneAtStart: number;
@@ -150,6 +154,7 @@ export class ReconcileService {
     const running = this.runs.setState(runId, 'running');
     const active: Active = {
       pace: new Pace(running.perSecond),
+      quit: new AbortController(),
       stop: null,
       startedAt: performance.now(),
       doneAtStart: this.doneCount(runId),
@@ -182,13 +187,20 @@ export class ReconcileService {
     await this.active.get(runId)?.done;
   }
 
-  /** Quitting: requests under way get their answer; runs stay running for the next start. */
-  async close(): Promise<void> {
-    for (const active of this.active.values()) {
+  /**
+   * Quitting: no new request leaves; those under way get `graceMs` to answer (a quit is
+   * bounded), then are given up and their lines stay to do. Runs stay running: the next start
+   * asks about every line without an answer.
+   */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    const actives = [...this.active.values()];
+    for (const active of actives) {
       active.stop ??= 'close';
       active.pace.stop();
     }
-    await Promise.all([...this.active.values()].map((a) => a.done));
+    const timer = setTimeout(() => actives.forEach((a) => a.quit.abort()), graceMs);
+    await Promise.all(actives.map((a) => a.done));
+    clearTimeout(timer);
   }
 
   list(): RunView[] {
@@ -291,7 +303,14 @@ export class ReconcileService {
       while (active.stop === null && next < todo.length) {
         const line = todo[next++] as Line;
         try {
-          const result = await readLine(line, this.journal, client, active.pace, this.retry);
+          const result = await readLine(
+            line,
+            this.journal,
+            client,
+            active.pace,
+            this.retry,
+            active.quit.signal,
+          );
           if (result === STOPPED) return;
           answered.push({ seq: line.seq, result });
           if (answered.length >= FLUSH_LINES) flush();
