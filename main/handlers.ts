@@ -9,6 +9,7 @@ import type { FileContent } from './files';
 import { READY } from './lifecycle';
 import type { Updates, UpdateView } from './update/updates';
 import { journalRowView, type ExportProgress } from './services/journal';
+import { ReportService } from './services/reports/reports';
 
 export interface DesktopDeps {
   version: string;
@@ -74,6 +75,9 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
     entry: journalRowView(r.entry),
     replayed: r.replayed,
   });
+
+  // Reports read whichever journal the desk writes (SQLite or the team's), as it is now.
+  const reports = new ReportService(() => services.port);
 
   return {
     // Served here once the services run; the desktop answers these itself before then.
@@ -285,6 +289,15 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
         });
         return deps.saveFile(`paydesk-support-${stamp}.json`, bundle, 'json');
       },
+    },
+    reports: {
+      summary: (request) => reports.summary(request),
+      exportCsv: async (request) =>
+        deps.saveFile(
+          `paydesk-report-${request.from}-to-${request.to}.csv`,
+          await reports.csv(request),
+          'csv',
+        ),
     },
     reconcile: {
       create: (req) => services.reconcile.create(req),

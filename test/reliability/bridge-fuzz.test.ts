@@ -431,6 +431,8 @@ const SHAPES: Record<string, string[]> = {
   'updates.state': [],
   'updates.check': [],
   'updates.install': [],
+  'reports.summary': ['from', 'to', 'profileId'],
+  'reports.exportCsv': ['from', 'to', 'profileId'],
   'reconcile.create': ['profileId', 'from', 'to', 'perSecond', 'atOnce'],
   'reconcile.list': [],
   'reconcile.get': ['runId'],

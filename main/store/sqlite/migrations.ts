@@ -2,11 +2,7 @@
 // Money is stored as INTEGER minor units; secrets are never stored here (they live in the
 // OS keychain, see main/secrets/).
 
-/**
- * Index + 1 is the version. Numbers are handed out to work done side by side, so a number not yet
- * merged is `undefined` here: the runner skips it (database.ts) and the next ones still apply.
- */
-export const MIGRATIONS: readonly (string | undefined)[] = [
+export const MIGRATIONS: readonly string[] = [
   // 1: profiles, their key history, and the journal.
   `
   CREATE TABLE profiles (
@@ -249,9 +245,15 @@ export const MIGRATIONS: readonly (string | undefined)[] = [
   UPDATE profiles SET team_copy = 1
    WHERE team_role = 'shared' OR (team_role = 'set-aside' AND name = '(removed) ' || id);
   `,
-  // 13, 14: numbers given to other work (the journal's search, reports); filled when it is merged.
-  undefined,
-  undefined,
+  // 13: kept for the journal search's migration (issue 26), which takes this place when merged.
+  ``,
+  // 14: the daily close (store/sqlite/reports.ts): the entries of a range of days by their
+  // written-at time, holding every column the summary reads, so a month is summed from the
+  // index alone without reading the table's rows.
+  `
+  CREATE INDEX journal_report ON journal(created_at, action, profile_id, currency, operator, state,
+    status, amount_minor);
+  `,
   // 15: reconciliation runs (services/reconcile/): a run asks the gateway's `status` about every
   // journal entry of a date range and profile (and each order they act on) and keeps, line by
   // line, what the gateway said and every disagreement found, so a run resumes after a restart

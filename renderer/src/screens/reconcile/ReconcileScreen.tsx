@@ -113,6 +113,12 @@ export function ReconcileScreen() {
   return (
     <div className="reconcile-screen">
       <h1>Reconciliation</h1>
+      <nav className="reconcile-tabs" aria-label="Reports">
+        <a href="#/reports">Daily close</a>
+        <a href="#/reconcile" aria-current="page">
+          Reconciliation
+        </a>
+      </nav>
       <p className="screen-intro">
         Asks the gateway again about every journal entry of the days you choose, and every order
         those entries act on, and lists where the gateway and the journal disagree. Only the
