@@ -1,6 +1,6 @@
 // The Reconciliation screen in the browser, through the real bridge and services and the
 // embedded sandbox, with demo orders changed behind Paydesk's back: each disagreement is listed
-// with its words and a link to its order, only `status` reached the sandbox, and the result is
+// with its words and a link to its order's page, only `status` reached the sandbox, and the result is
 // saved as CSV and as a PDF page to sign (printed by the harness's Chromium). A screenshot goes
 // to the temp folder, or $PAYDESK_SCREENSHOT_DIR.
 
@@ -45,13 +45,24 @@ describe('Reconciliation screen', () => {
       /The journal says approved; the gateway now says declined \(reversal_declined\), 1000 JPY: Reversed by the issuer\./,
     );
     expect(text).toMatch(/The journal says 59\.00 EUR; the gateway says 49\.00 EUR\./);
+    const profileId = h.services.report.sandbox.running ? h.services.report.sandbox.profileId : '';
     for (const order of [changed.refundedElsewhere, changed.declined, changed.altered])
       expect(
         await table
-          .getByRole('link', { name: `Look up order ${order}` })
+          .getByRole('link', { name: `Open order ${order}` })
           .first()
           .getAttribute('href'),
-      ).toBe(`#/lookup/${order}`);
+      ).toBe(`#/order/${profileId}/${order}`);
+    // The order's page opens from its line.
+    await table
+      .getByRole('link', { name: `Open order ${changed.altered}` })
+      .first()
+      .click();
+    await expect
+      .poll(() => page.url())
+      .toMatch(new RegExp(`#/order/${profileId}/${changed.altered}$`));
+    await page.goBack();
+    await page.getByRole('region', { name: 'Disagreements' }).waitFor();
     expect(await page.getByText(/disagree 4/).count()).toBe(1);
     await stableScreenshot(page, {
       path: join(process.env.PAYDESK_SCREENSHOT_DIR ?? tmpdir(), 'reconcile.png'),

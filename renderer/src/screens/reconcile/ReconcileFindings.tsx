@@ -1,14 +1,21 @@
 // The lines of a reconciliation a controller reads: every disagreement and every line that could
-// not be read, each with what the journal held, what the gateway says, and a link to its order
-// (where, or from the Journal's entry, a person settles an unsettled entry by hand: the
+// not be read, each with what the journal held, what the gateway says, and a link to its order's
+// page (where, or from the Journal's entry, a person settles an unsettled entry by hand: the
 // reconciliation itself settles nothing).
 
 import { actionLabel } from '../../../../common/journal-actions';
 import type { ReconcileLineData } from '../../../../common/reconcile-contract';
 import { localTimeWithOffset } from '../../../../common/time';
-import { hrefOf } from '../../route';
+import { hrefOf, orderHref } from '../../route';
 
-export function ReconcileFindings({ lines }: { lines: readonly ReconcileLineData[] }) {
+export function ReconcileFindings({
+  lines,
+  profileId,
+}: {
+  lines: readonly ReconcileLineData[];
+  /** The run's profile: each order's page opens on it. */
+  profileId: string;
+}) {
   if (lines.length === 0) return <p className="reconcile-none">No disagreement so far.</p>;
   return (
     <div className="reconcile-findings" role="region" aria-label="Disagreements" tabIndex={0}>
@@ -33,10 +40,7 @@ export function ReconcileFindings({ lines }: { lines: readonly ReconcileLineData
               <td className="num">{l.seq}</td>
               <td className="mono reconcile-order">
                 {l.orderId ? (
-                  <a
-                    href={hrefOf({ screen: 'lookup', param: l.orderId })}
-                    aria-label={`Look up order ${l.orderId}`}
-                  >
+                  <a href={orderHref(profileId, l.orderId)} aria-label={`Open order ${l.orderId}`}>
                     {l.orderId}
                   </a>
                 ) : (

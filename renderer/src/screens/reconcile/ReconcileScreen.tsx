@@ -224,7 +224,7 @@ export function ReconcileScreen() {
           {save.error && <ErrorNotice error={save.error} title="Not saved:" />}
           {save.data?.saved && <Notice kind="success">Saved to {save.data.path}</Notice>}
           <h3>Disagreements and lines not read</h3>
-          <ReconcileFindings lines={findings.data ?? []} />
+          <ReconcileFindings lines={findings.data ?? []} profileId={view.profileId} />
         </section>
       )}
       {(earlier.data?.length ?? 0) > 1 && (
