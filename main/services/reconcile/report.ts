@@ -3,6 +3,7 @@
 // (print-pdf.ts). The page has no script and loads nothing: its style is inline, and every
 // text from the journal or the gateway is escaped.
 
+import { actionLabel } from '../../../common/journal-actions';
 import { localTimeWithOffset } from '../../../common/time';
 import { csvLineWriter } from '../../store/csv-record';
 import type { LineView, RunView } from './view';
@@ -66,7 +67,8 @@ const STYLE = `
   th, td { text-align: left; vertical-align: top; padding: 3pt 5pt; border-bottom: 0.5pt solid #999; }
   th { background: #eee; }
   .facts td:first-child { width: 30%; color: #444; }
-  .mono { font-family: ui-monospace, monospace; word-break: break-all; }
+  .mono { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+  .order { white-space: nowrap; }
   .unfinished { border: 1pt solid #a00; color: #a00; padding: 6pt; margin: 8pt 0; }
   .sign { margin-top: 28pt; display: grid; grid-template-columns: 1fr 1fr 1fr; gap: 16pt; }
   .sign div { border-top: 0.75pt solid #111; padding-top: 3pt; color: #444; }
@@ -78,8 +80,8 @@ function linesTable(lines: readonly LineView[], what: (l: LineView) => string): 
   const rows = lines
     .map(
       (l) =>
-        `<tr><td>${l.seq}</td><td class="mono">${escape(l.orderId ?? '')}</td>` +
-        `<td class="mono">${escape(l.clientOrderId ?? '')}</td><td>${escape(l.operation ?? 'order')}</td>` +
+        `<tr><td>${l.seq}</td><td class="mono order">${escape(l.orderId ?? '')}</td>` +
+        `<td class="mono">${escape(l.clientOrderId ?? '')}</td><td>${escape(l.kind === 'order' ? 'the order' : actionLabel(l.action, l.operation ?? ''))}</td>` +
         `<td>${escape(l.journal)}</td><td>${escape(l.gateway ?? '')}</td><td>${escape(what(l))}</td></tr>`,
     )
     .join('\n');
@@ -99,7 +101,7 @@ export function reconcileHtml(
     ['Profile', run.profileName],
     [
       'Journal entries written',
-      `from ${localTimeWithOffset(run.from)} to ${localTimeWithOffset(run.to)}`,
+      `from ${localTimeWithOffset(run.from)} until ${localTimeWithOffset(run.to)}`,
     ],
     [
       'Journal',

@@ -86,7 +86,7 @@ describe('the printable page', () => {
     expect(facts).toContain('Lines read3 of 3');
     const differs = [...tables[1]!.querySelectorAll('tbody tr')].map((r) => r.textContent);
     expect(differs).toEqual([
-      '21000013pd-1RETURNapproved, 10.00 EURdeclined (reversal_declined), 10.00 EURThe journal says approved; the gateway now says declined: <script>alert(1)</script>',
+      '21000013pd-1Partial refundapproved, 10.00 EURdeclined (reversal_declined), 10.00 EURThe journal says approved; the gateway now says declined: <script>alert(1)</script>',
     ]);
     expect(tables[2]!.textContent).toContain('could not be read after 4 tries: HTTP 500');
     expect(doc.querySelectorAll('script')).toHaveLength(0);
