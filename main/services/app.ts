@@ -349,11 +349,12 @@ export class PaydeskServices {
     // reconcile above settles their rows in flight, and the clerk resumes them.
     const batches = new BatchService(db, journal, profiles, orders, { operator: options.operator });
     if (!store.fault) batches.recover();
-    // Reconciliation runs left running by the last process go on (only status is asked).
+    // Reconciliation runs left running by the last process go on (only status is asked); without
+    // the keychain they wait for the next start, as the entries in flight do.
     const reconcile = new ReconcileService(db, journal, profiles, connections, {
       operator: options.operator,
     });
-    if (!store.fault) reconcile.recover();
+    if (!store.fault && probe.usable) reconcile.recover();
     const backups = new BackupService({
       db,
       dataDir: options.dataDir,
