@@ -63,11 +63,27 @@ describe('Reconciliation screen', () => {
       .toMatch(new RegExp(`#/order/${profileId}/${changed.altered}$`));
     await page.goBack();
     await page.getByRole('region', { name: 'Disagreements' }).waitFor();
-    expect(await page.getByText(/disagree 4/).count()).toBe(1);
+    expect(text).toMatch(
+      /Paydesk still calls this entry unsettled; the gateway now says approved \(reversal_approved\), 10\.00 EUR\./,
+    );
+    expect(await page.getByText(/disagree 5/).count()).toBe(1);
     await stableScreenshot(page, {
       path: join(process.env.PAYDESK_SCREENSHOT_DIR ?? tmpdir(), 'reconcile.png'),
       fullPage: true,
     });
+  });
+
+  it("opens an unsettled entry's journal entry, where it is settled by hand", async () => {
+    const { page } = h;
+    await page.getByRole('link', { name: 'Open its journal entry' }).click();
+    await expect
+      .poll(() => decodeURIComponent(new URL(page.url()).hash))
+      .toBe(`#/journal/entry:${changed.unsettled}`);
+    await expect
+      .poll(() => page.getByRole('button', { name: /Settle by hand/ }).count())
+      .toBeGreaterThan(0);
+    await page.goBack();
+    await page.getByRole('region', { name: 'Disagreements' }).waitFor();
   });
 
   it('saves the result as CSV and the page to sign as PDF', async () => {

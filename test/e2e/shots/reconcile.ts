@@ -16,6 +16,8 @@ export interface Disagreements {
   refundedElsewhere: string;
   declined: string;
   altered: string;
+  /** A refund Paydesk still calls unsettled, which the gateway holds: its action id. */
+  unsettled: string;
 }
 
 function sandboxOf(h: Harness): { sandbox: Sandbox; profileId: string } {
@@ -79,7 +81,34 @@ export async function makeDisagreements(h: Harness): Promise<Disagreements> {
   );
   sandbox.alterOrder(refund.orderId!, { status: 'declined', reason: 'Reversed by the issuer' });
   sandbox.alterOrder(capture.orderId!, { amountMinor: 4900n });
-  return { refundedElsewhere, declined, altered };
+  // A refund whose answer never came back (the journal calls it unsettled) that the gateway holds.
+  const unsettled = 'pd-shot-unsettled-1002';
+  const target = orderOf('demo-sale-1002');
+  const fields = { client_orderid: unsettled, orderid: target, amount: '10.00', currency: 'EUR' };
+  await h.services.port.begin({
+    clientOrderId: unsettled,
+    profileId,
+    operator: 'e2e-clerk',
+    operation: 'RETURN',
+    targetOrderId: target,
+    targetClientOrderId: 'demo-sale-1002',
+    action: 'partial-refund',
+    amountMinor: 1000n,
+    currency: 'EUR',
+    reason: 'Returned goods',
+    fields,
+  });
+  await h.services.port.markUnknown(unsettled, {
+    code: 'TIMEOUT',
+    message: 'No answer came back.',
+  });
+  await shop.call('RETURN', { ...fields, comment: 'Returned goods' });
+  await until(
+    () => sandbox.orders().some((o) => o.clientOrderId === unsettled && o.status === 'approved'),
+    30_000,
+    'the unsettled refund to be approved at the gateway',
+  );
+  return { refundedElsewhere, declined, altered, unsettled };
 }
 
 export async function reconcileOnScreen(h: Harness): Promise<void> {

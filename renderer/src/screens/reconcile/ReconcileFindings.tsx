@@ -1,7 +1,7 @@
 // The lines of a reconciliation a controller reads: every disagreement and every line that could
 // not be read, each with what the journal held, what the gateway says, and a link to its order's
-// page (where, or from the Journal's entry, a person settles an unsettled entry by hand: the
-// reconciliation itself settles nothing).
+// page, and an unsettled entry the gateway knows to its Journal entry, where a person settles it
+// by hand (the reconciliation itself settles nothing).
 
 import { actionLabel } from '../../../../common/journal-actions';
 import type { ReconcileLineData } from '../../../../common/reconcile-contract';
@@ -66,14 +66,18 @@ export function ReconcileFindings({
                     {l.findings.map((f) => (
                       <li key={f.kind}>
                         {f.message}
-                        {f.kind === 'now-known' && (
+                        {f.kind === 'now-known' && l.clientOrderId && (
                           <span className="reconcile-hint">
                             {' '}
-                            It is among the{' '}
-                            <a href={hrefOf({ screen: 'journal', param: 'pending' })}>
-                              Journal&apos;s pending entries
+                            <a
+                              href={hrefOf({
+                                screen: 'journal',
+                                param: `entry:${l.clientOrderId}`,
+                              })}
+                            >
+                              Open its journal entry
                             </a>
-                            , where its entry is settled by hand.
+                            .
                           </span>
                         )}
                       </li>
