@@ -352,6 +352,13 @@ for (const store of STORES) {
       expect(sandbox.requests().length).toBe(atPause);
 
       s.service.resume(run.id, { perSecond: 50, atOnce: 3 });
+      // One run at a time per profile: a second would double what is asked of the gateway.
+      await expect(
+        s.service.create({ profileId: s.profileId, from: FROM, to: TO }),
+      ).rejects.toMatchObject({
+        code: 'NOT_ALLOWED',
+        message: `Reconciliation ${run.id} of this profile is running: pause it, or wait for it to end, before starting another.`,
+      });
       const done = await finished(s.service, s.service.view(run.id));
       expect(done).toMatchObject({ state: 'done', perSecond: 50, atOnce: 3 });
       expect(done.progress).toMatchObject({ total: 12, agrees: 12 });

@@ -11,7 +11,6 @@
 // start: only the lines not yet answered are asked about.
 
 import { FILTER_TIME_HINT, localTimeWithOffset, parseFilterTime } from '../../../common/time';
-import { formatMinor } from '../../gateway/amount';
 import { toStoreError } from '../../store/errors';
 import type { JournalEntry, JournalPort } from '../../store/journal/port';
 import type { Db } from '../../store/sqlite/database';
@@ -29,7 +28,7 @@ import { ORDER_MAKING } from './compare';
 import { DEFAULT_PACE, DEFAULT_RETRY, Pace, PACE_LIMITS, type RetryPolicy } from './pace';
 import { readLine, RunStop, STOPPED } from './read-line';
 import { reconcileCsv, reconcileHtml } from './report';
-import { lineView, type LineView, type RunView, type Subject } from './view';
+import { lineView, subjectOf, type LineView, type RunView, type Subject } from './view';
 
 export type { LineView, RunProgress, RunView } from './view';
 
@@ -84,6 +83,7 @@ export class ReconcileService {
     const profile = this.profiles.get(input.profileId);
     if (!profile)
       throw new ServiceError('NOT_FOUND', 'Choose a profile to reconcile.', 'profileId');
+    this.refuseSecondRun(input.profileId);
     const perSecond = input.perSecond ?? DEFAULT_PACE.perSecond;
     const atOnce = input.atOnce ?? DEFAULT_PACE.atOnce;
     checkPace(perSecond, atOnce);
@@ -147,6 +147,7 @@ export class ReconcileService {
   resume(runId: number, pace?: { perSecond: number; atOnce: number }): RunView {
     const run = this.require(runId);
     if (this.active.has(runId) || run.state === 'done') return this.view(runId);
+    this.refuseSecondRun(run.profileId);
     if (pace) {
       checkPace(pace.perSecond, pace.atOnce);
       this.runs.setPace(runId, pace.perSecond, pace.atOnce);
@@ -272,6 +273,21 @@ export class ReconcileService {
     return Object.values(counts).reduce((a, b) => a + b, 0) - counts.todo;
   }
 
+  /**
+   * One run at a time per profile: the pace bounds what one run asks of the gateway, and two
+   * side by side would ask twice as much.
+   */
+  private refuseSecondRun(profileId: string): void {
+    for (const id of this.active.keys()) {
+      const other = this.runs.get(id);
+      if (other?.profileId === profileId && other.state === 'running')
+        throw new ServiceError(
+          'NOT_ALLOWED',
+          `Reconciliation ${id} of this profile is running: pause it, or wait for it to end, before starting another.`,
+        );
+    }
+  }
+
   private require(runId: number): Run {
     const run = this.runs.get(runId);
     if (!run) throw new ServiceError('NOT_FOUND', `There is no reconciliation ${runId}.`);
@@ -356,22 +372,6 @@ function checkPace(perSecond: number, atOnce: number): void {
       `Requests at once must be a whole number from ${a.min} to ${a.max}.`,
       'atOnce',
     );
-}
-
-function subjectOf(e: JournalEntry): Subject {
-  return {
-    clientOrderId: e.clientOrderId,
-    operation: e.operation,
-    action: e.action,
-    orderId: e.orderId,
-    targetOrderId: e.targetOrderId,
-    targetClientOrderId: e.targetClientOrderId,
-    amount: e.amountMinor === null ? null : formatMinor(e.amountMinor, e.currency),
-    currency: e.currency,
-    state: e.state,
-    status: e.status,
-    createdAt: e.createdAt,
-  };
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -3,6 +3,8 @@
 // stored line alone, so a finished run reads the same a month later.
 
 import type { Line, LineKind, LineState, RunState } from '../../store/sqlite/reconcile-runs';
+import { formatMinor } from '../../gateway/amount';
+import type { JournalEntry } from '../../store/journal/types';
 import { readingWords, type Finding, type GatewayReading } from './compare';
 
 /** What a line is about, as the journal held it when the run was planned. */
@@ -105,5 +107,22 @@ export function lineView(line: Line): LineView {
     gateway: reading ? readingWords(reading) : null,
     findings: line.findings ? (JSON.parse(line.findings) as Finding[]) : [],
     error: line.error,
+  };
+}
+
+/** What a line keeps of its entry when the run is planned. */
+export function subjectOf(e: JournalEntry): Subject {
+  return {
+    clientOrderId: e.clientOrderId,
+    operation: e.operation,
+    action: e.action,
+    orderId: e.orderId,
+    targetOrderId: e.targetOrderId,
+    targetClientOrderId: e.targetClientOrderId,
+    amount: e.amountMinor === null ? null : formatMinor(e.amountMinor, e.currency),
+    currency: e.currency,
+    state: e.state,
+    status: e.status,
+    createdAt: e.createdAt,
   };
 }
