@@ -110,13 +110,17 @@ export class SandboxWorld {
    * Final statuses and recurring charges whose time has come, synchronously, so an answer
    * never reports an order as it was before its due time. Costs nothing when nothing is due
    * (an in-memory check), which is every request but the few right after a due time: the
-   * background tick does the pass otherwise.
+   * background tick does the pass otherwise. The recurring plans are read only when one of
+   * them may be due.
    */
   settleOrders(): void {
-    if (!this.store.mayHaveDueWork(this.clock.now())) return;
+    const now = this.clock.now();
+    if (!this.store.mayHaveDueWork(now)) return;
+    const plans = this.store.recurringMayBeDue(now);
     this.engine.finalizeDue();
-    if (chargeDueRecurring(this.engine) > 0) this.engine.finalizeDue();
-    this.store.refreshDueHint();
+    if (plans && chargeDueRecurring(this.engine) > 0) this.engine.finalizeDue();
+    if (plans) this.store.refreshDueHint();
+    else this.store.refreshTransactionsDue();
   }
 
   /** Runs the work that is due now and waits for the callbacks it sends. */
