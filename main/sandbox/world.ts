@@ -42,6 +42,15 @@ export interface SandboxOptions {
   log?: (message: string) => void;
 }
 
+/** One request as the sandbox's request log keeps it. */
+export interface SandboxRequest {
+  operation: string;
+  orderid?: string;
+  clientOrderId?: string;
+}
+
+const REQUEST_LOG_LIMIT = 200_000;
+
 export class SandboxWorld {
   readonly registry = new MerchantRegistry();
   readonly clock = new SandboxClock();
@@ -52,6 +61,12 @@ export class SandboxWorld {
   readonly visibility = new VisibilityDelay();
   /** Requests that arrived whole, by operation, before any latency, fault or dropped answer. */
   readonly received = new Map<string, number>();
+  /**
+   * Every API request that arrived whole, oldest first, with the order it names: what a test
+   * reads to prove which requests a client sent (reconciliation sends only `status`). The
+   * newest REQUEST_LOG_LIMIT are kept.
+   */
+  readonly requestLog: SandboxRequest[] = [];
   private readonly defaultFormat: ResponseFormat;
   private closed = false;
 
@@ -134,6 +149,20 @@ export class SandboxWorld {
     await stopServing();
     await this.dispatcher.idle();
     this.store.db.close();
+  }
+
+  /** Counts and logs a request that arrived whole, before anything is checked. */
+  noteRequest(operation: string, body: Buffer): void {
+    this.received.set(operation, (this.received.get(operation) ?? 0) + 1);
+    const fields = new URLSearchParams(body.toString('utf8'));
+    const orderid = fields.get('orderid');
+    const clientOrderId = fields.get('client_orderid');
+    if (this.requestLog.length >= REQUEST_LOG_LIMIT) this.requestLog.shift();
+    this.requestLog.push({
+      operation,
+      ...(orderid !== null ? { orderid } : {}),
+      ...(clientOrderId !== null ? { clientOrderId } : {}),
+    });
   }
 
   get isClosed(): boolean {

@@ -273,8 +273,42 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX journal_report ON journal(created_at, action, profile_id, currency, operator, state,
     status, amount_minor);
   `,
-  // 15: kept for the reconciliation's migration, which takes this place when merged.
-  ``,
+  // 15: reconciliation runs (services/reconcile/): a run asks the gateway's `status` about every
+  // journal entry of a date range and profile (and each order they act on) and keeps, line by
+  // line, what the gateway said and every disagreement found, so a run resumes after a restart
+  // and never asks twice about a line it has done. Each desk's own runs, also on a team.
+  `
+  CREATE TABLE reconcile_runs (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    profile_id      TEXT NOT NULL,
+    operator        TEXT NOT NULL,
+    date_from       TEXT NOT NULL,
+    date_to         TEXT NOT NULL,
+    journal_store   TEXT NOT NULL CHECK (journal_store IN ('sqlite', 'postgres')),
+    state           TEXT NOT NULL CHECK (state IN ('running', 'paused', 'done')),
+    per_second      REAL NOT NULL CHECK (per_second > 0),
+    at_once         INTEGER NOT NULL CHECK (at_once BETWEEN 1 AND 256),
+    paused_because  TEXT,
+    created_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL,
+    finished_at     TEXT
+  );
+  CREATE TABLE reconcile_lines (
+    run_id          INTEGER NOT NULL REFERENCES reconcile_runs(id),
+    seq             INTEGER NOT NULL,
+    kind            TEXT NOT NULL CHECK (kind IN ('entry', 'order')),
+    ref             TEXT NOT NULL,
+    subject         TEXT NOT NULL,
+    state           TEXT NOT NULL CHECK (state IN ('todo', 'agrees', 'differs', 'unreadable', 'not-askable')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    gateway         TEXT,
+    findings        TEXT,
+    error           TEXT,
+    read_at         TEXT,
+    PRIMARY KEY (run_id, seq)
+  );
+  CREATE INDEX reconcile_lines_state ON reconcile_lines(run_id, state);
+  `,
   // 16: every write of an entry pays for each index of the journal. The e-mail search finds a part
   // of an address (13), which no index serves: journal_email and journal_email_nocase serve no
   // query. journal_status_created is covered by journal_status_id (status, id, created_at), which
