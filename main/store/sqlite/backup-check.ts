@@ -23,7 +23,7 @@ import WORKER_SOURCE from './backup-check-worker.cjs?raw';
 import { MIGRATIONS } from './migrations';
 
 /** What the worker (or the synchronous check) read from a backup. */
-interface Findings {
+export interface Findings {
   /** integrity_check's rows: ['ok'] for a whole file. */
   integrity: string[];
   version: number;
@@ -79,19 +79,43 @@ function emptyCopy(copy: string): void {
  * Settles once the worker has closed the file. When `signal` aborts, the copy is emptied, the
  * check ends without a verdict and the promise rejects with the signal's reason.
  */
-export function checkCopyOffThread(
+export async function checkCopyOffThread(
   copy: string,
   signal?: AbortSignal,
 ): Promise<string | undefined> {
   signal?.throwIfAborted();
+  const report = await runCheckWorker(copy, true, signal, () => emptyCopy(copy));
+  if (!report) return 'the check stopped before it finished';
+  return 'failed' in report ? report.failed : verdictOf(report.found);
+}
+
+/**
+ * integrity_check and the schema version of a database in use (the support bundle's look at the
+ * live journal), read-only on a worker thread so the main thread keeps answering. Never
+ * stopped: the file is the journal itself, nothing of it may be emptied.
+ */
+export async function readIntegrityOffThread(file: string): Promise<Findings> {
+  const report = await runCheckWorker(file, false);
+  if (!report) throw new Error('the check stopped before it finished');
+  if ('failed' in report) throw new Error(report.failed);
+  return report.found;
+}
+
+/** Runs the worker on `file`; its report, or undefined when it ended without one. */
+function runCheckWorker(
+  file: string,
+  makeStandalone: boolean,
+  signal?: AbortSignal,
+  onAbort?: () => void,
+): Promise<WorkerReport | undefined> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { betterSqlite3: betterSqlite3Path(), file: copy, makeStandalone: true },
+      workerData: { betterSqlite3: betterSqlite3Path(), file, makeStandalone },
     });
     let report: WorkerReport | undefined;
     const stop = () => {
-      emptyCopy(copy);
+      onAbort?.();
       void worker.terminate();
     };
     signal?.addEventListener('abort', stop, { once: true });
@@ -104,8 +128,7 @@ export function checkCopyOffThread(
     worker.once('exit', () => {
       signal?.removeEventListener('abort', stop);
       if (signal?.aborted) reject(signal.reason as Error);
-      else if (!report) resolve('the check stopped before it finished');
-      else resolve('failed' in report ? report.failed : verdictOf(report.found));
+      else resolve(report);
     });
   });
 }
