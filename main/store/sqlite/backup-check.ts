@@ -1,5 +1,5 @@
 // Whether a backup can be trusted: it opens, passes integrity_check and holds a schema this
-// Paydesk knows. A backup being made is checked on a worker thread (backup-check-worker.cjs):
+// Paydesk knows. A backup being made is checked on a worker thread (backup-check-worker.ts):
 // integrity_check of a large journal runs for seconds inside SQLite, and the main process's
 // thread must keep answering the bridge, the refunds' follow-ups and their timers meanwhile.
 // A restore's check (checkBackup, from journal-file.ts's applyPendingChoice) stays synchronous:
@@ -17,9 +17,7 @@ import { Worker } from 'node:worker_threads';
 
 import Database from 'better-sqlite3';
 
-// The worker's text (typed by vite/client's `*?raw`, which renderer/src/vite-env.d.ts brings into
-// the one tsconfig): see backup-check-worker.cjs for why it is run from its text.
-import WORKER_SOURCE from './backup-check-worker.cjs?raw';
+import { WORKER_SOURCE } from './backup-check-worker';
 import { MIGRATIONS } from './migrations';
 
 /** What the worker (or the synchronous check) read from a backup. */
