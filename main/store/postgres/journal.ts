@@ -1,5 +1,9 @@
-// The journal port on a team's PostgreSQL (paydesk.journal, migrations.ts). Every desk of the
-// team reads and writes the same journal, so:
+// The journal port on a team's PostgreSQL (paydesk.journal, migrations.ts): this class is what the
+// services hold, and here live its connections, the order's lock around every write, and who the
+// login is. The SQL sits beside it by job: journal-writes.ts (the write-ahead and each state
+// move), journal-reads.ts (an entry, an order, what is in flight, a history) and
+// journal-search.ts (by a filter: pages, export, totals); the daily close is reports.ts.
+// Every desk of the team reads and writes the same journal, so:
 // - every write happens under the order's advisory lock (order-lock.ts): a claim holds it for
 //   its decision and its write-ahead INSERT, an answer for reading and writing its entry (with
 //   the row locked too), so no desk decides on an order while another changes its entries;
@@ -7,7 +11,7 @@
 //   that connected (session_user): the desk's own `operator` is not asked, and the database
 //   refuses anything else;
 // - each change of an entry is also kept in paydesk.journal_answers, with the desk that saw it;
-// - the state machine is journal-rules.ts, decided here with the row locked, and enforced again
+// - the state machine is ../journal/rules.ts, decided with the row locked, and enforced again
 //   by the database's triggers (forward only), so a desk with other code cannot do otherwise.
 // Failures come out as StoreError / JournalError (errors.ts), never as raw pg errors.
 
@@ -18,13 +22,12 @@ import { StoreError } from '../errors';
 import { JournalError, type EntryResult, type JournalEntry, type Page } from '../journal/types';
 import type { JournalFilter } from '../journal/filter';
 import type { ReportLine, SummaryQuery } from '../journal/summary';
+import type { JournalTotals } from '../journal/totals';
 import { summarise } from './reports';
 import {
   acknowledgeRule,
   finishRule,
-  illegalMove,
   markUnknownRule,
-  refuseCardData,
   refuseRule,
   settleByHandRule,
   type Rule,
@@ -41,17 +44,18 @@ import {
   type NewJournalEntry,
   type OrderClaim,
 } from '../journal/port';
-import { escapeLike, filterConditions, IN_FLIGHT_SQL, whereOf } from '../journal/filter';
-import { entryOfRow, type JournalRow } from '../journal/row';
-import {
-  totalsGroupsSql,
-  totalsOfGroups,
-  type JournalTotals,
-  type TotalsGroup,
-} from '../journal/totals';
-import { cardLastFourOf, redactFields } from '../journal/redact';
 import type { ConnectionNames } from './advice';
 import { toTeamError } from './errors';
+import {
+  entriesForTarget,
+  entriesOfOrder,
+  historyOf,
+  inFlightEntries,
+  readEntry,
+  type JournalQuery,
+} from './journal-reads';
+import { iterateEntries, searchPage, totalsOf } from './journal-search';
+import { applyRule, insertEntry, transaction, type AnswerKind } from './journal-writes';
 import { OrderBusyError, withOrderLock, type OrderRef } from './order-lock';
 
 export interface PgJournalOptions {
@@ -71,10 +75,6 @@ export interface PgJournalOptions {
   answerWaitMs?: number;
 }
 
-/** What journal_answers calls each kind of change. */
-type AnswerKind = 'answer' | 'error' | 'by-hand';
-
-const PAGE = 500;
 /** Claims of an order found held by a holder already gone, before the order counts as busy. */
 const CLAIM_TRIES = 3;
 const DEFAULT_CLAIM_WAIT_MS = 2_000;
@@ -123,9 +123,11 @@ export class PgJournal implements JournalPort {
     }
   }
 
-  private query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
-    return this.guard(() => this.pool.query<R>(text, values));
-  }
+  /** A query on the pool, its failures mapped (errors.ts); the reads of journal-*.ts take it. */
+  private readonly query: JournalQuery = <R extends pg.QueryResultRow>(
+    text: string,
+    values: unknown[] = [],
+  ) => this.guard(() => this.pool.query<R>(text, values));
 
   // ---- writes ---------------------------------------------------------------------------
 
@@ -155,11 +157,11 @@ export class PgJournal implements JournalPort {
             waitMs: this.options.claimWaitMs ?? DEFAULT_CLAIM_WAIT_MS,
           },
           async (locked): Promise<ClaimResult<T>> => {
-            const claimed = await read(locked, claim.clientOrderId);
+            const claimed = await readEntry(locked, claim.clientOrderId);
             if (claimed) return { claimed };
-            const { entry, decided } = decide(await forTarget(locked, claim.orderId));
+            const { entry, decided } = decide(await entriesForTarget(locked, claim.orderId));
             checkClaimedEntry(claim, entry);
-            return { entry: await this.insert(locked, entry), decided };
+            return { entry: await insertEntry(locked, this.options.desk, entry), decided };
           },
         ),
       ),
@@ -170,14 +172,14 @@ export class PgJournal implements JournalPort {
     return this.guard(() =>
       this.withClient((client) =>
         this.underOrderLock(client, entry.profileId, entry.targetOrderId ?? null, 'writing', (c) =>
-          this.insert(c, entry),
+          insertEntry(c, this.options.desk, entry),
         ),
       ),
     );
   }
 
   get(clientOrderId: string): Promise<JournalEntry | undefined> {
-    return this.guard(() => read(this.pool, clientOrderId));
+    return this.guard(() => readEntry(this.pool, clientOrderId));
   }
 
   acknowledge(
@@ -272,50 +274,9 @@ export class PgJournal implements JournalPort {
     );
   }
 
-  private async insert(client: pg.ClientBase, entry: NewJournalEntry): Promise<JournalEntry> {
-    refuseCardData(entry);
-    try {
-      const { rows } = await client.query<JournalRow>(
-        `INSERT INTO paydesk.journal (client_orderid, profile_id, desk, operation, target_orderid,
-           amount_minor, currency, reason, note, email, summary, lease_owner, lease_until,
-           target_client_orderid, action, changed_elsewhere, card_last_four)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-         RETURNING *`,
-        [
-          entry.clientOrderId,
-          entry.profileId,
-          this.options.desk,
-          entry.operation,
-          entry.targetOrderId ?? null,
-          entry.amountMinor === undefined ? null : entry.amountMinor.toString(),
-          entry.currency ?? null,
-          entry.reason ?? null,
-          entry.note ?? null,
-          entry.email ?? null,
-          JSON.stringify(redactFields(entry.fields)),
-          entry.lease?.owner ?? null,
-          entry.lease?.until ?? null,
-          entry.targetClientOrderId ?? null,
-          entry.action ?? null,
-          entry.changedElsewhere ?? false,
-          cardLastFourOf(entry.cardLastFour, entry.fields),
-        ],
-      );
-      return entryOfRow(rows[0] as JournalRow);
-    } catch (error) {
-      const e = error as { code?: string; constraint?: string };
-      if (e.code === '23505' && e.constraint === 'journal_client_orderid_key') {
-        throw new JournalError(
-          `client_orderid ${entry.clientOrderId} is already in the journal; every operation needs a fresh one.`,
-        );
-      }
-      throw error;
-    }
-  }
-
   /**
-   * Reads the entry with its row locked, decides by `rule`, writes, and records the answer, in
-   * one transaction under the order's lock. The database's triggers check the move again.
+   * Reads the entry, then decides by `rule`, writes and records the answer (journal-writes.ts)
+   * in one transaction under the order's lock, with the row locked.
    */
   private transition(
     clientOrderId: string,
@@ -333,156 +294,37 @@ export class PgJournal implements JournalPort {
           first.profileId,
           first.targetOrderId,
           'recording an answer on',
-          async (c) => {
-            const { rows } = await c.query<JournalRow>(
-              'SELECT * FROM paydesk.journal WHERE client_orderid = $1 FOR UPDATE',
-              [clientOrderId],
-            );
-            const current = entryOfRow(rows[0] as JournalRow);
-            const set = rule.decide(current);
-            if (set === 'same') return current;
-            if (set === 'illegal') throw illegalMove(clientOrderId, current, rule.to);
-            // COALESCE keeps an orderid learned earlier when a later answer does not repeat it;
-            // settled_by is the login, whatever the desk said.
-            const values: unknown[] = [clientOrderId];
-            const assignments = Object.entries(set).map(([column, value]) => {
-              if (column === 'settled_by') return 'settled_by = session_user';
-              values.push(value);
-              if (column === 'result') return `result = $${values.length}::jsonb`;
-              return column === 'orderid'
-                ? `orderid = COALESCE($${values.length}, orderid)`
-                : `${column} = $${values.length}`;
-            });
-            const updated = await c.query<JournalRow>(
-              `UPDATE paydesk.journal SET ${assignments.join(', ')} WHERE client_orderid = $1 RETURNING *`,
-              values,
-            );
-            const after = updated.rows[0] as JournalRow;
-            await c.query(
-              `INSERT INTO paydesk.journal_answers (journal_id, kind, state, status, fields, error_code,
-                 error_message, desk) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-              [
-                after.id,
-                kind,
-                after.state,
-                after.status,
-                JSON.stringify({
-                  ...fields,
-                  ...(after.settle_reason ? { reason: after.settle_reason } : {}),
-                }),
-                set.error_code ?? null,
-                set.error_message ?? null,
-                this.options.desk,
-              ],
-            );
-            return entryOfRow(after);
-          },
+          (c) => applyRule(c, this.options.desk, clientOrderId, rule, kind, fields),
         ),
       );
     });
   }
 
-  // ---- reads ----------------------------------------------------------------------------
+  // ---- reads (journal-reads.ts, journal-search.ts) ----------------------------------------
 
-  async inFlight(profileId?: string): Promise<JournalEntry[]> {
-    const { rows } = await this.query<JournalRow>(
-      `SELECT * FROM paydesk.journal WHERE ${IN_FLIGHT_SQL}
-       ${profileId ? 'AND profile_id = $1' : ''} ORDER BY id`,
-      profileId ? [profileId] : [],
-    );
-    return rows.map(entryOfRow);
+  inFlight(profileId?: string): Promise<JournalEntry[]> {
+    return inFlightEntries(this.query, profileId);
   }
 
   forTarget(orderId: string): Promise<JournalEntry[]> {
-    return this.guard(() => forTarget(this.pool, orderId));
+    return this.guard(() => entriesForTarget(this.pool, orderId));
   }
 
   /** An order's page: what forTarget reads, and the entry that made the order. */
   ofOrder(orderId: string): Promise<JournalEntry[]> {
-    return this.guard(async () => {
-      const { rows } = await this.pool.query<JournalRow>(
-        'SELECT * FROM paydesk.journal WHERE target_orderid = $1 OR orderid = $1 ORDER BY id',
-        [orderId],
-      );
-      return rows.map(entryOfRow);
-    });
+    return this.guard(() => entriesOfOrder(this.pool, orderId));
   }
 
-  /**
-   * One page, newest first. A page in the older half is counted from the oldest entry (and put
-   * newest first): OFFSET steps over every row before the page, so the last page of a million
-   * entries steps over none, not a million, and no page steps over more than half the matches.
-   */
-  async search(filter: JournalFilter = {}, offset = 0, limit = 100): Promise<Page<JournalEntry>> {
-    const { where, values } = whereClause(filter);
-    const counted = await this.query<{ n: string }>(
-      `SELECT COUNT(*) AS n FROM paydesk.journal ${where}`,
-      values,
-    );
-    const total = Number(counted.rows[0]?.n ?? 0);
-    const skip = Math.max(0, offset);
-    const take = Math.min(Math.max(1, Math.min(limit, 1000)), total - skip);
-    if (take <= 0) return { rows: [], total, offset, limit };
-    const older = total - skip - take; // matches older than the page
-    const fromOldest = older < skip;
-    const { rows } = await this.query<JournalRow>(
-      `SELECT * FROM paydesk.journal ${where} ORDER BY id ${fromOldest ? 'ASC' : 'DESC'}
-       LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
-      [...values, take, fromOldest ? older : skip],
-    );
-    if (fromOldest) rows.reverse();
-    return { rows: rows.map(entryOfRow), total, offset, limit };
+  search(filter: JournalFilter = {}, offset = 0, limit = 100): Promise<Page<JournalEntry>> {
+    return searchPage(this.query, filter, offset, limit);
   }
 
-  /**
-   * The write-ahead as the first step, then every change any desk recorded (journal_answers),
-   * oldest first: the same steps the SQLite journal's history trigger keeps.
-   */
-  async history(clientOrderId: string): Promise<JournalStep[]> {
-    const { rows } = await this.query<{
-      state: JournalEntry['state'];
-      status: string | null;
-      orderid: string | null;
-      error_code: string | null;
-      error_message: string | null;
-      at: Date;
-    }>(
-      `SELECT 'sending' AS state, NULL AS status, NULL AS orderid, NULL AS error_code,
-              NULL AS error_message, j.created_at AS at, 0 AS step, 0::bigint AS id
-         FROM paydesk.journal j WHERE j.client_orderid = $1
-       UNION ALL
-       SELECT a.state, a.status, COALESCE(a.fields->>'orderid', j.orderid), a.error_code,
-              a.error_message, a.received_at, 1, a.id
-         FROM paydesk.journal_answers a JOIN paydesk.journal j ON j.id = a.journal_id
-        WHERE j.client_orderid = $1
-       ORDER BY step, id`,
-      [clientOrderId],
-    );
-    return rows.map((r) => ({
-      state: r.state,
-      status: r.status,
-      orderId: r.orderid,
-      errorCode: r.error_code,
-      errorMessage: r.error_message,
-      at: r.at.toISOString(),
-    }));
+  history(clientOrderId: string): Promise<JournalStep[]> {
+    return historyOf(this.query, clientOrderId);
   }
 
-  /** Newest first, a page at a time by id, so entries written meanwhile neither repeat nor hide others. */
-  async *iterate(filter: JournalFilter = {}): AsyncGenerator<JournalEntry> {
-    const { where, values } = whereClause(filter);
-    let before: JournalRow['id'] | undefined;
-    for (;;) {
-      const bound =
-        before === undefined ? '' : `${where ? 'AND' : 'WHERE'} id < $${values.length + 1}`;
-      const { rows } = await this.query<JournalRow>(
-        `SELECT * FROM paydesk.journal ${where} ${bound} ORDER BY id DESC LIMIT ${PAGE}`,
-        before === undefined ? values : [...values, before],
-      );
-      for (const row of rows) yield entryOfRow(row);
-      if (rows.length < PAGE) return;
-      before = rows[rows.length - 1]?.id;
-    }
+  iterate(filter: JournalFilter = {}): AsyncGenerator<JournalEntry> {
+    return iterateEntries(this.query, filter);
   }
 
   summary(query: SummaryQuery): Promise<ReportLine[]> {
@@ -498,68 +340,7 @@ export class PgJournal implements JournalPort {
     return csvChunksOfEntries(this.iterate(filter), size, count, profileName);
   }
 
-  /** The filter's totals per currency and action (journal/totals.ts), from PostgreSQL's groups. */
-  async totals(filter: JournalFilter = {}): Promise<JournalTotals> {
-    const { where, values } = whereClause(filter);
-    const { rows } = await this.query<TotalsGroup>(
-      totalsGroupsSql('paydesk.journal', where),
-      values,
-    );
-    return totalsOfGroups(rows);
+  totals(filter: JournalFilter = {}): Promise<JournalTotals> {
+    return totalsOf(this.query, filter);
   }
-}
-
-async function read(client: pg.ClientBase | pg.Pool, clientOrderId: string) {
-  const { rows } = await client.query<JournalRow>(
-    'SELECT * FROM paydesk.journal WHERE client_orderid = $1',
-    [clientOrderId],
-  );
-  return rows[0] ? entryOfRow(rows[0]) : undefined;
-}
-
-async function forTarget(client: pg.ClientBase | pg.Pool, orderId: string) {
-  const { rows } = await client.query<JournalRow>(
-    'SELECT * FROM paydesk.journal WHERE target_orderid = $1 ORDER BY id',
-    [orderId],
-  );
-  return rows.map(entryOfRow);
-}
-
-async function transaction<T>(
-  client: pg.ClientBase,
-  work: (client: pg.ClientBase) => Promise<T>,
-): Promise<T> {
-  await client.query('BEGIN');
-  try {
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
-}
-
-/** The filter's WHERE in PostgreSQL's words (journal-filter.ts says what each field means). */
-function whereClause(filter: JournalFilter): { where: string; values: string[] } {
-  const values: string[] = [];
-  const where = whereOf(
-    filterConditions(filter, {
-      bind(_field, value) {
-        values.push(value);
-        return `$${values.length}`;
-      },
-      // SQLite's NOCASE folds ASCII letters only; lower() on ASCII e-mail addresses does the same.
-      equalsIgnoringCase: (column, p) => `lower(${column}) = lower(${p})`,
-      time: (p) => `${p}::timestamptz`,
-      integer: (p) => `${p}::bigint`,
-      // LIKE keeps letter case, as SQLite's GLOB does; a text_pattern_ops index serves it.
-      startsWith(column, _name, value) {
-        values.push(`${escapeLike(value)}%`);
-        return `${column} LIKE $${values.length} ESCAPE '\\'`;
-      },
-      likeIgnoringCase: (column, p) => `lower(${column}) LIKE lower(${p}) ESCAPE '\\'`,
-    }),
-  );
-  return { where, values };
 }
