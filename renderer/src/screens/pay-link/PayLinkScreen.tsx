@@ -4,8 +4,7 @@
 // order like the others) or it fails.
 
 import { useQuery } from '@tanstack/react-query';
-import { QRCodeSVG } from 'qrcode.react';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState, type ComponentProps } from 'react';
 
 import type { z } from 'zod';
 
@@ -22,6 +21,17 @@ import { showMoney } from '../../money/amount';
 import { FormCheck } from '../../money/checks';
 import { useMoneyAction } from '../../money/useMoneyAction';
 import '../../money/money.css';
+
+// The QR code's encoder is as large as the rest of the screen and is needed only once a link
+// exists, so it loads then.
+const LazyQRCodeSVG = lazy(() => import('qrcode.react').then((m) => ({ default: m.QRCodeSVG })));
+function QRCodeSVG(props: ComponentProps<typeof LazyQRCodeSVG>) {
+  return (
+    <Suspense fallback={null}>
+      <LazyQRCodeSVG {...props} />
+    </Suspense>
+  );
+}
 
 type PayLinkRequest = z.input<typeof payLinkRequestSchema>;
 
