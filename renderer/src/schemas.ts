@@ -7,7 +7,9 @@
 
 import { useEffect } from 'react';
 
-export type Contract = typeof import('../../common/contract');
+import type * as ContractModule from '../../common/contract';
+
+export type Contract = typeof ContractModule;
 
 let loading: Promise<Contract> | undefined;
 let loaded: Contract | undefined;
