@@ -7,6 +7,7 @@ import { z } from 'zod';
 
 import { findCardData } from './card-data';
 import { backupCalls, supportCalls } from './backup-contract';
+import { reportCalls } from './report-contract';
 import { sessionSchema, teamCalls } from './team-contract';
 import { FILTER_TIME_HINT, parseFilterTime } from './time';
 import { ORDERID_MESSAGE, unsafeTextMessage } from './text-rules';
@@ -192,6 +193,20 @@ export const orderViewSchema = z.object({
     refund: actionViewSchema,
     cancel: actionViewSchema,
   }),
+  // The order's page (main/services/orders/timeline.ts).
+  email: z.string().nullable(),
+  /** When this status was read from the gateway. */
+  readAt: z.string(),
+  created: z.object({
+    at: z.string().nullable(),
+    by: z.string().nullable(),
+    source: z.enum(['paydesk', 'not-given']),
+    clientOrderId: z.string().nullable(),
+  }),
+  /** What the gateway said is left, when, and what Paydesk sent since (already taken off). */
+  remainingCapturableSaid: saidSchema().nullable(),
+  remainingRefundableSaid: saidSchema().nullable(),
+  timeline: z.array(timelineItemSchema()),
 });
 
 export const gatewayOrderId = text(64)
@@ -237,6 +252,50 @@ export const journalRowSchema = z.object({
   /** What the gateway answered beyond its status: card-ref-id, recurring-payment-id, redirect-url, a masked destination. */
   result: z.record(z.string(), z.string()),
 });
+
+// The order page's timeline (main/services/orders/timeline.ts). Functions, so that the order
+// view above can use them; hoisted, unlike the consts they are built from.
+function saidSchema() {
+  return z.object({ amount: z.string(), at: z.string(), since: z.string().nullable() });
+}
+function timelineItemSchema() {
+  const leftOf = z.enum(['capture', 'refund']);
+  return z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('entry'),
+      at: z.string(),
+      role: z.enum(['made', 'acted']),
+      // Lazy: the order view is defined before the journal row.
+      entry: z.lazy(() => journalRowSchema),
+      outcome: z.enum([
+        'approved',
+        'declined',
+        'refused',
+        'not-sent',
+        'not-received',
+        'pending',
+        'open',
+        'unknown',
+      ]),
+      outcomeText: z.string(),
+    }),
+    z.object({
+      kind: z.literal('said'),
+      at: z.string(),
+      of: leftOf,
+      amount: z.string(),
+      clientOrderId: z.string(),
+    }),
+    z.object({ kind: z.literal('elsewhere'), at: z.null(), of: leftOf, text: z.string() }),
+    z.object({
+      kind: z.literal('read'),
+      at: z.string(),
+      status: z.string(),
+      stateLabel: z.string(),
+      orderStage: z.string().nullable(),
+    }),
+  ]);
+}
 
 export const journalDetailSchema = z.object({
   row: journalRowSchema,
@@ -887,6 +946,11 @@ export const contract = {
   },
   support: {
     saveBundle: call(supportCalls.saveBundle.request, supportCalls.saveBundle.result),
+  },
+  /** Reports -> Daily close (common/report-contract.ts). */
+  reports: {
+    summary: call(reportCalls.summary.request, reportCalls.summary.result),
+    exportCsv: call(reportCalls.exportCsv.request, reportCalls.exportCsv.result),
   },
   tools: {
     /** Is a callback a shop received genuine? Checked in main with the profile's control key. */

@@ -684,4 +684,18 @@ $migration_4$;
 END
 $apply$;
 
+-- Migration 6: the daily close: the journal by written-at time, with what the summary reads
+DO $apply$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM paydesk.schema_version WHERE version = 6) THEN
+    EXECUTE $migration_6$
+CREATE INDEX journal_report ON paydesk.journal (created_at)
+  INCLUDE (action, profile_id, currency, operator, state, status, amount_minor);
+$migration_6$;
+    INSERT INTO paydesk.schema_version (version, description) VALUES (6, 'the daily close: the journal by written-at time, with what the summary reads');
+    RAISE NOTICE 'migration 6: applied';
+  END IF;
+END
+$apply$;
+
 COMMIT;

@@ -9,6 +9,7 @@ import type { FileContent } from './files';
 import { READY } from './lifecycle';
 import type { Updates, UpdateView } from './update/updates';
 import { journalRowView, type ExportProgress } from './services/journal';
+import { ReportService } from './services/reports/reports';
 
 export interface DesktopDeps {
   version: string;
@@ -72,6 +73,9 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
     entry: journalRowView(r.entry),
     replayed: r.replayed,
   });
+
+  // Reports read whichever journal the desk writes (SQLite or the team's), as it is now.
+  const reports = new ReportService(() => services.port);
 
   return {
     // Served here once the services run; the desktop answers these itself before then.
@@ -283,6 +287,15 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
         });
         return deps.saveFile(`paydesk-support-${stamp}.json`, bundle, 'json');
       },
+    },
+    reports: {
+      summary: (request) => reports.summary(request),
+      exportCsv: async (request) =>
+        deps.saveFile(
+          `paydesk-report-${request.from}-to-${request.to}.csv`,
+          await reports.csv(request),
+          'csv',
+        ),
     },
     tools: {
       checkCallback: ({ profileId, text }) => services.callbacks.check(profileId, text),

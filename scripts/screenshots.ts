@@ -27,8 +27,11 @@ const { shootLifecycle } = await import('../test/e2e/shots/lifecycle');
 const { shootNetwork } = await import('../test/e2e/shots/network');
 const { shootMoney } = await import('../test/e2e/shots/money');
 const { shootOrders } = await import('../test/e2e/shots/orders');
+const { shootOrderPage } = await import('../test/e2e/shots/order-page');
 const { shootTeam } = await import('../test/e2e/shots/team');
 const { shootTools } = await import('../test/e2e/shots/tools');
+// Reports: the daily close from a fixed fortnight of entries.
+const { shootReports } = await import('../test/e2e/shots/reports');
 const { shootUpdates } = await import('../test/e2e/shots/updates');
 const { teamHarness } = await import('../test/support/journal-ports');
 const { postgresAvailability, startCluster } = await import('../test/support/postgres');
@@ -84,6 +87,8 @@ for (const shoot of [
   shootLifecycle,
   shootNetwork,
   shootBackups,
+  // Reports: the daily close.
+  shootReports,
 ]) {
   // A fresh first start for each set, so one set's actions never show up in the other's.
   const h = await startHarness();
@@ -116,6 +121,16 @@ if (postgres.usable) {
   }
 } else {
   console.warn(`No team screenshots: ${postgres.reason}`);
+}
+// The order page: a harness of its own, last, so that the clock's steps and the data folders'
+// numbers of every set above stay as they were.
+{
+  const h = await startHarness();
+  try {
+    written.push(...(await shootOrderPage(h, dir)));
+  } finally {
+    await h.close();
+  }
 }
 await closeSharedBrowser();
 rmSync(DATA_ROOT, { recursive: true, force: true });

@@ -65,6 +65,10 @@ const NetworkScreen = lazy(() =>
 const UpdatesScreen = lazy(() =>
   import('./screens/settings/UpdatesScreen').then((m) => ({ default: m.UpdatesScreen })),
 );
+// Reports: its charts are a chunk of their own inside it (chart.js), loaded with the figures.
+const ReportsScreen = lazy(() =>
+  import('./screens/reports/ReportsScreen').then((m) => ({ default: m.ReportsScreen })),
+);
 const PayLinkScreen = lazy(() =>
   import('./screens/pay-link/PayLinkScreen').then((m) => ({ default: m.PayLinkScreen })),
 );
@@ -198,7 +202,10 @@ function Frame() {
           )}
           <Suspense fallback={<p className="screen-loading">Loading…</p>}>
             {route.screen === 'lookup' && (
-              <LookupScreen {...(route.param ? { orderRef: route.param } : {})} />
+              <LookupScreen
+                {...(route.param ? { orderRef: route.param } : {})}
+                {...(route.profileId ? { profileId: route.profileId } : {})}
+              />
             )}
             {route.screen === 'batch' && (
               <RoleFence need="money">
@@ -237,6 +244,8 @@ function Frame() {
               <JournalScreen {...(route.param ? { preset: route.param } : {})} />
             )}
             {route.screen === 'callback-check' && <CallbackCheckScreen />}
+            {/* Reports: the daily close. */}
+            {route.screen === 'reports' && <ReportsScreen />}
             {route.screen === 'profiles' && (
               <RoleFence need="admin">
                 <ProfilesScreen />

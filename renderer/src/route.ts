@@ -13,6 +13,8 @@ export type ScreenName =
   | 'pay-link'
   | 'callback-check'
   | 'journal'
+  // Reports: the daily close (and, beside it, the reconciliation).
+  | 'reports'
   | 'profiles'
   | 'keys'
   | 'team-journal'
@@ -79,6 +81,8 @@ export const SCREENS: readonly { name: ScreenName; label: string; who: string; g
     group: 'Tools',
   },
   { name: 'journal', label: 'Journal', who: 'Everything Paydesk sent', group: 'Journal' },
+  // Reports: the daily close.
+  { name: 'reports', label: 'Reports', who: 'Daily close: totals and charts', group: 'Journal' },
   { name: 'profiles', label: 'Profiles', who: 'Gateway connections', group: 'Admin' },
   { name: 'keys', label: 'Keys', who: 'RSA keys for signing', group: 'Admin' },
   {
@@ -101,10 +105,34 @@ export interface Route {
   screen: ScreenName;
   /** What follows the screen in the hash, e.g. an orderid: #/lookup/1000009 */
   param?: string;
+  /** The order page's profile (#/order/<profileId>/<orderid>): Orders opens it on that profile. */
+  profileId?: string;
+}
+
+// An order's page, on a given profile: #/order/<profileId>/<orderid> is Orders showing that
+// order, with that profile made the active one. Other screens link to it with orderHref.
+const ORDER_PAGE = 'order';
+
+/** The link to an order's page: its profile and the gateway's orderid. */
+export function orderHref(profileId: string, orderId: string): string {
+  return hrefOf({ screen: 'lookup', param: orderId, profileId });
+}
+
+function parseOrderPage(parts: string[]): Route | undefined {
+  const [, screen, profileId, orderId] = parts;
+  if (screen !== ORDER_PAGE || !profileId || !orderId) return undefined;
+  return {
+    screen: 'lookup',
+    param: decodeURIComponent(orderId),
+    profileId: decodeURIComponent(profileId),
+  };
 }
 
 export function parseRoute(hash: string): Route {
-  const [, screen = 'lookup', param] = hash.replace(/^#/, '').split('/');
+  const parts = hash.replace(/^#/, '').split('/');
+  const orderPage = parseOrderPage(parts);
+  if (orderPage) return orderPage;
+  const [, screen = 'lookup', param] = parts;
   const known = SCREENS.some((s) => s.name === screen);
   return {
     screen: known ? (screen as ScreenName) : 'lookup',
@@ -113,6 +141,8 @@ export function parseRoute(hash: string): Route {
 }
 
 export function hrefOf(route: Route): string {
+  if (route.screen === 'lookup' && route.profileId && route.param)
+    return `#/${ORDER_PAGE}/${encodeURIComponent(route.profileId)}/${encodeURIComponent(route.param)}`;
   return `#/${route.screen}${route.param ? `/${encodeURIComponent(route.param)}` : ''}`;
 }
 

@@ -22,6 +22,8 @@ import { journalPagesRow } from './rows/journal-pages';
 import { keysRow } from './rows/keys';
 import { refundsRow } from './rows/refunds';
 import { rendererSizeRow } from './rows/renderer-size';
+// Reports: the daily close (issue 26).
+import { reportsRow } from './rows/reports';
 import { roundTripRow } from './rows/round-trip';
 import { serverStatusRow } from './rows/server-status';
 import { signingRow } from './rows/signing';
@@ -38,6 +40,8 @@ const ROWS: readonly BenchRow[] = [
   rendererSizeRow,
   firstStartRow,
   keysRow,
+  // Reports: the daily close (issue 26).
+  reportsRow,
 ];
 
 const { values } = parseArgs({

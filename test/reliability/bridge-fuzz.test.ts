@@ -416,6 +416,8 @@ const SHAPES: Record<string, string[]> = {
   'updates.state': [],
   'updates.check': [],
   'updates.install': [],
+  'reports.summary': ['from', 'to', 'profileId'],
+  'reports.exportCsv': ['from', 'to', 'profileId'],
 };
 
 function shaped(fields: string[], options: { realProfile: boolean }): fc.Arbitrary<unknown> {

@@ -3,12 +3,15 @@
 // docs/protocol.md, "Order figures"), so captured and refunded amounts are the journal's; when
 // the order-stage shows captures or refunds the journal cannot account for (done elsewhere),
 // those figures are lower bounds ("at least") and what is left is unknown: only the gateway
-// knows it, and it refuses more than that. Pure functions; money is bigint minor units.
+// knows it, and it refuses more than that. Once the gateway has named what is left (a refusal
+// of ours that said so, said.ts), that figure, less what we sent since, is what is left, and it
+// carries the time it was said. Pure functions; money is bigint minor units.
 
 import { parseAmount } from '../../gateway/amount';
 import type { StatusResponse } from '../../gateway/response';
 import type { JournalEntry } from '../../store/journal/types';
 import { IN_FLIGHT } from '../../store/journal/types';
+import { latestSaid, type GatewaySaidLeft, type LeftOf } from './said';
 
 /** Which figures mean something for a transaction type. */
 export type FigureKind = 'hold' | 'payment' | 'amount-only';
@@ -36,6 +39,17 @@ export interface OrderFigures {
   cancelled: boolean;
   /** The gateway reports captures or refunds the journal does not know (done elsewhere). */
   changedElsewhere: boolean;
+  /**
+   * What the gateway last said is left to capture or refund, and when: the remaining figure
+   * above is that, less what Paydesk sent since (`sinceMinor`).
+   */
+  saidCapturable: SaidFigure | undefined;
+  saidRefundable: SaidFigure | undefined;
+}
+
+export interface SaidFigure extends GatewaySaidLeft {
+  /** What Paydesk sent since it was said (pending ones count), already taken off. */
+  sinceMinor: bigint;
 }
 
 const LIVE_STATES: ReadonlySet<string> = new Set(IN_FLIGHT);
@@ -124,44 +138,92 @@ export function orderFigures(
     suffix === 'partially_reversed' &&
     (journalRefunded === 0n || seenElsewhere);
 
+  // What the gateway named, less what we sent since: the most that can be left now.
+  const saidCapturable =
+    isHold && !cancelled && !fullyCaptured
+      ? saidFigure(journal, 'capture', 'CAPTURE', status.currency)
+      : undefined;
+  const saidRefundable =
+    kind === 'payment' && !fullyReversed && !voided
+      ? saidFigure(journal, 'refund', 'RETURN', status.currency)
+      : undefined;
+
   const capturedMinor = fullyCaptured ? amountMinor : journalCaptured;
   const refundedMinor = fullyReversed ? amountMinor : journalRefunded;
   const remainingCapturableMinor = !isHold
     ? 0n
     : cancelled || fullyCaptured
       ? 0n
-      : capturedElsewhere
-        ? undefined
-        : max0(amountMinor - capturedMinor);
+      : lowest(capturedElsewhere ? undefined : max0(amountMinor - capturedMinor), saidCapturable);
   const remainingRefundableMinor =
     kind !== 'payment'
       ? 0n
       : fullyReversed || voided
         ? 0n
-        : refundedElsewhere
-          ? undefined
-          : max0(amountMinor - refundedMinor);
+        : lowest(refundedElsewhere ? undefined : max0(amountMinor - refundedMinor), saidRefundable);
+  // With a named figure, what was done is the amount less what is left: known as of its time.
+  const saidDone = (said: SaidFigure | undefined, remaining: bigint | undefined) =>
+    said !== undefined && remaining !== undefined ? max0(amountMinor - remaining) : undefined;
+  const capturedSaid = saidDone(saidCapturable, remainingCapturableMinor);
+  const refundedSaid = saidDone(saidRefundable, remainingRefundableMinor);
+  const settledSaid = (said: SaidFigure | undefined, operation: string) =>
+    said === undefined
+      ? undefined
+      : max0(amountMinor - said.leftMinor) +
+        sum(afterSaid(journal, said).filter((e) => e.operation === operation && approved(e)));
 
   return {
     kind,
     amountMinor,
-    capturedMinor,
-    capturedAtLeast: capturedElsewhere,
-    refundedMinor,
-    refundedAtLeast: refundedElsewhere,
+    capturedMinor: capturedSaid ?? capturedMinor,
+    capturedAtLeast: capturedElsewhere && capturedSaid === undefined,
+    refundedMinor: refundedSaid ?? refundedMinor,
+    refundedAtLeast: refundedElsewhere && refundedSaid === undefined,
     remainingCapturableMinor,
     remainingRefundableMinor,
-    settledCapturedMinor: fullyCaptured ? amountMinor : isHold ? settledOf('CAPTURE') : 0n,
+    settledCapturedMinor: fullyCaptured
+      ? amountMinor
+      : isHold
+        ? (settledSaid(saidCapturable, 'CAPTURE') ?? settledOf('CAPTURE'))
+        : 0n,
     settledRefundedMinor: fullyReversed
       ? amountMinor
       : kind === 'payment'
-        ? settledOf('RETURN')
+        ? (settledSaid(saidRefundable, 'RETURN') ?? settledOf('RETURN'))
         : 0n,
     pending: journal.filter((e) => LIVE_STATES.has(e.state)),
     voided,
     cancelled,
     changedElsewhere: capturedElsewhere || refundedElsewhere,
+    saidCapturable,
+    saidRefundable,
   };
+}
+
+/** The gateway's latest figure of `of`, less our entries of `operation` since that still count. */
+function saidFigure(
+  journal: readonly JournalEntry[],
+  of: LeftOf,
+  operation: string,
+  currency: string | undefined,
+): SaidFigure | undefined {
+  const latest = latestSaid(journal, of, currency);
+  if (!latest) return undefined;
+  const sinceMinor = sum(latest.after.filter((e) => e.operation === operation && counts(e)));
+  return { ...latest.said, sinceMinor };
+}
+
+function afterSaid(journal: readonly JournalEntry[], said: SaidFigure): JournalEntry[] {
+  const index = journal.findIndex((e) => e.clientOrderId === said.clientOrderId);
+  return journal.slice(index + 1);
+}
+
+/** The lower of what the journal knows and what the gateway said is left; either may be unknown. */
+function lowest(journal: bigint | undefined, said: SaidFigure | undefined): bigint | undefined {
+  const fromSaid = said === undefined ? undefined : max0(said.leftMinor - said.sinceMinor);
+  if (journal === undefined) return fromSaid;
+  if (fromSaid === undefined) return journal;
+  return journal < fromSaid ? journal : fromSaid;
 }
 
 function safeMinor(text: string, currency: string | undefined): bigint {

@@ -139,17 +139,19 @@ export class OrderService {
 
   private async view(profileId: string, status: StatusResponse): Promise<OrderView> {
     const orderId = status.orderId ?? '';
+    // Read when the answer came, before the journal: the page says "as read at" this time.
+    const readAt = new Date().toISOString();
     let entries: readonly JournalEntry[] = [];
     let journalUnreadable: string | undefined;
     try {
-      entries = orderId ? await this.journal.forTarget(orderId) : [];
+      entries = orderId ? await this.journal.ofOrder(orderId) : [];
     } catch (error) {
       // A lookup is the gateway's answer and is still given with the journal away (a team's
       // database down); only the journal's figures become unknown, and no action is offered.
       if (!(error instanceof StoreError)) throw error;
       journalUnreadable = error.message;
     }
-    const view = orderView(profileId, status, entries, journalUnreadable);
+    const view = orderView(profileId, status, { entries, readAt }, journalUnreadable);
     this.remember(profileId, status, view.stateLabel);
     return view;
   }

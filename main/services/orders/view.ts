@@ -1,12 +1,23 @@
 // An order as the screens show it: the gateway's status merged with this desk's journal, in
-// one object, so every part of the Orders screen reads the same figures and the same state.
+// one object, so every part of the Orders screen reads the same figures and the same state; and
+// its page: who made it, the customer's e-mail, and its timeline (timeline.ts).
 
 import { formatMinor } from '../../gateway/amount';
 import { isFinalStatus, type StatusResponse } from '../../gateway/response';
 import type { JournalEntry } from '../../store/journal/types';
-import type { FigureKind } from './figures';
+import type { FigureKind, SaidFigure } from './figures';
 import { allowedActions, orderFigures, type ActionKind, type Allowance } from './rules';
 import { orderState, type OrderStateCode } from './state';
+import { orderCreated, orderTimeline, type OrderCreated, type TimelineItem } from './timeline';
+
+export type { OrderCreated, TimelineItem } from './timeline';
+
+/** What the gateway said is left, when, and what Paydesk sent since (already taken off). */
+export interface SaidView {
+  amount: string;
+  at: string;
+  since: string | null;
+}
 
 export interface ActionView {
   allowed: boolean;
@@ -73,15 +84,37 @@ export interface OrderView {
   /** Orders our captures of this preauth created (refund those). */
   captures: { orderId: string | null; amount: string | null; status: string | null }[];
   actions: Record<ActionKind, ActionView>;
+  /** The customer's e-mail the gateway gave with the order. */
+  email: string | null;
+  /** When this status was read from the gateway. */
+  readAt: string;
+  created: OrderCreated;
+  /** The gateway named what is left (remainingCapturable / remainingRefundable come from it). */
+  remainingCapturableSaid: SaidView | null;
+  remainingRefundableSaid: SaidView | null;
+  timeline: TimelineItem[];
+}
+
+/** The journal's entries of an order, as the lookup read them. */
+export interface OrderEntries {
+  /** Every entry acting on it or being it, oldest first (JournalPort.ofOrder). */
+  entries: readonly JournalEntry[];
+  /** When the status was read. */
+  readAt: string;
 }
 
 export function orderView(
   profileId: string,
   status: StatusResponse,
-  entries: readonly JournalEntry[],
+  ofOrder: readonly JournalEntry[] | OrderEntries,
   journalUnreadable?: string,
 ): OrderView {
   const orderId = status.orderId ?? '';
+  const read = Array.isArray(ofOrder)
+    ? { entries: ofOrder as readonly JournalEntry[], readAt: new Date().toISOString() }
+    : (ofOrder as OrderEntries);
+  // The figures count what acts on the order (JournalPort.forTarget's entries), as the rules do.
+  const entries = read.entries.filter((e) => e.targetOrderId === orderId);
   const figures = orderFigures(status, entries);
   const currency = status.currency;
   const money = (minor: bigint | undefined): string | null =>
@@ -164,5 +197,28 @@ export function orderView(
       refund: toView(actions.refund),
       cancel: toView(actions.cancel),
     },
+    email: status.email ?? null,
+    readAt: read.readAt,
+    created: orderCreated(read.entries, orderId),
+    remainingCapturableSaid: hold ? saidView(figures.saidCapturable, currency) : null,
+    remainingRefundableSaid: payment ? saidView(figures.saidRefundable, currency) : null,
+    timeline: orderTimeline({
+      orderId,
+      status,
+      entries: read.entries,
+      figures,
+      stateLabel: state.label,
+      readAt: read.readAt,
+      journalUnreadable: journalUnreadable !== undefined,
+    }),
+  };
+}
+
+function saidView(said: SaidFigure | undefined, currency: string | undefined): SaidView | null {
+  if (!said) return null;
+  return {
+    amount: formatMinor(said.leftMinor, currency),
+    at: said.at,
+    since: said.sinceMinor > 0n ? formatMinor(said.sinceMinor, currency) : null,
   };
 }

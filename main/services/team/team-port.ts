@@ -20,6 +20,8 @@ import type {
   NewJournalEntry,
   OrderClaim,
   Page,
+  ReportLine,
+  SummaryQuery,
 } from '../../store/journal/port';
 import type { TeamConnection } from '../../store/postgres/connect';
 
@@ -107,6 +109,9 @@ export class TeamJournalPort implements JournalPort {
   async forTarget(orderId: string): Promise<JournalEntry[]> {
     return (await this.journal()).forTarget(orderId);
   }
+  async ofOrder(orderId: string): Promise<JournalEntry[]> {
+    return (await this.journal()).ofOrder(orderId);
+  }
   async search(
     filter?: JournalFilter,
     offset?: number,
@@ -122,6 +127,9 @@ export class TeamJournalPort implements JournalPort {
   }
   async history(clientOrderId: string): Promise<JournalStep[]> {
     return (await this.journal()).history(clientOrderId);
+  }
+  async summary(query: SummaryQuery): Promise<ReportLine[]> {
+    return (await this.journal()).summary(query);
   }
 }
 
@@ -170,10 +178,16 @@ export class UnopenedTeamPort implements JournalPort {
   forTarget(): Promise<JournalEntry[]> {
     return this.refused();
   }
+  ofOrder(): Promise<JournalEntry[]> {
+    return this.refused();
+  }
   search(): Promise<Page<JournalEntry>> {
     return this.refused();
   }
   history(): Promise<JournalStep[]> {
+    return this.refused();
+  }
+  summary(): Promise<ReportLine[]> {
     return this.refused();
   }
   iterate(): AsyncIterable<JournalEntry> {

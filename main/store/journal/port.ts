@@ -22,6 +22,7 @@ import type {
   Page,
 } from './types';
 import type { JournalFilter } from './filter';
+import type { ReportLine, SummaryQuery } from './summary';
 
 export type {
   EntryResult,
@@ -36,6 +37,7 @@ export type {
   Page,
 } from './types';
 export type { JournalFilter } from './filter';
+export type { ReportDay, ReportLine, SummaryQuery } from './summary';
 export { IN_FLIGHT, JournalError } from './types';
 
 /** An action about to be decided on an order, and the entry it will write before sending. */
@@ -122,6 +124,11 @@ export interface JournalPort {
   inFlight(profileId?: string): Promise<JournalEntry[]>;
   /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
   forTarget(orderId: string): Promise<JournalEntry[]>;
+  /**
+   * Every entry acting on an order (forTarget's) or being it (the entry that made it: a rebill,
+   * a link paid, a capture's own order), oldest first: an order's page.
+   */
+  ofOrder(orderId: string): Promise<JournalEntry[]>;
   search(filter?: JournalFilter, offset?: number, limit?: number): Promise<Page<JournalEntry>>;
   /** Every state the entry went through, oldest first: written, then each answer (any desk's). */
   history(clientOrderId: string): Promise<JournalStep[]>;
@@ -132,4 +139,9 @@ export interface JournalPort {
    * entries a chunk: each store in the form it makes fastest (SQLite's raw rows as bytes).
    */
   csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk>;
+  /**
+   * The daily close (Reports): the entries of the days grouped by day, currency, kind, operator
+   * and outcome, counted and summed by the store's own SQL (journal/summary.ts).
+   */
+  summary(query: SummaryQuery): Promise<ReportLine[]>;
 }

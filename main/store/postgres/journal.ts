@@ -17,6 +17,8 @@ import { csvChunksOfEntries, type CsvChunk } from '../journal/csv';
 import { StoreError } from '../errors';
 import { JournalError, type EntryResult, type JournalEntry, type Page } from '../journal/types';
 import type { JournalFilter } from '../journal/filter';
+import type { ReportLine, SummaryQuery } from '../journal/summary';
+import { summarise } from './reports';
 import {
   acknowledgeRule,
   finishRule,
@@ -387,6 +389,17 @@ export class PgJournal implements JournalPort {
     return this.guard(() => forTarget(this.pool, orderId));
   }
 
+  /** An order's page: what forTarget reads, and the entry that made the order. */
+  ofOrder(orderId: string): Promise<JournalEntry[]> {
+    return this.guard(async () => {
+      const { rows } = await this.pool.query<JournalRow>(
+        'SELECT * FROM paydesk.journal WHERE target_orderid = $1 OR orderid = $1 ORDER BY id',
+        [orderId],
+      );
+      return rows.map(entryOfRow);
+    });
+  }
+
   /**
    * One page, newest first. A page in the older half is counted from the oldest entry (and put
    * newest first): OFFSET steps over every row before the page, so the last page of a million
@@ -462,6 +475,10 @@ export class PgJournal implements JournalPort {
       if (rows.length < PAGE) return;
       before = rows[rows.length - 1]?.id;
     }
+  }
+
+  summary(query: SummaryQuery): Promise<ReportLine[]> {
+    return this.guard(() => summarise(this.pool, query));
   }
 
   csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {

@@ -10,6 +10,8 @@ import { snapshotCsvChunks } from './journal-export';
 import { Journal } from './journal';
 import type { EntryResult, JournalEntry } from '../journal/types';
 import type { JournalFilter } from '../journal/filter';
+import type { SummaryQuery } from '../journal/summary';
+import { summarise } from './reports';
 import {
   checkClaimedEntry,
   type ClaimDecision,
@@ -120,6 +122,10 @@ export class SqliteJournalPort implements JournalPort {
     return at(() => this.journal.forTarget(orderId));
   }
 
+  ofOrder(orderId: string): Promise<JournalEntry[]> {
+    return at(() => this.journal.ofOrder(orderId));
+  }
+
   search(filter?: JournalFilter, offset?: number, limit?: number) {
     return at(() => this.journal.search(filter, offset, limit));
   }
@@ -141,5 +147,9 @@ export class SqliteJournalPort implements JournalPort {
   /** One snapshot of the journal as UTF-8 CSV chunks, on the export's own connection. */
   csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {
     return snapshotCsvChunks(this.db, filter, size);
+  }
+
+  summary(query: SummaryQuery) {
+    return at(() => summarise(this.db, query));
   }
 }

@@ -278,6 +278,17 @@ export class Journal {
     return rows.map(entryOfRow);
   }
 
+  /** Every entry acting on an order or being it, oldest first (an order's page). */
+  ofOrder(orderId: string): JournalEntry[] {
+    // An OR of the two indexed columns: SQLite answers it from journal_target and journal_orderid.
+    const rows = this.statement(
+      'SELECT * FROM journal WHERE target_orderid = @orderId OR orderid = @orderId ORDER BY id',
+    )
+      .safeIntegers(true)
+      .all({ orderId }) as JournalRow[];
+    return rows.map(entryOfRow);
+  }
+
   /** Every entry of these profiles, oldest first (a desk's journal uploaded to its team). */
   ofProfiles(profileIds: readonly string[]): JournalEntry[] {
     const rows = this.statement(

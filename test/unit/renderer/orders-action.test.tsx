@@ -65,6 +65,12 @@ const order: OrderViewData = {
     refund: { allowed: true, max: '49.90' },
     cancel: { allowed: false, reason: 'Only a preauth hold can be cancelled.' },
   },
+  email: null,
+  readAt: '2026-01-01T00:00:00Z',
+  created: { at: null, by: null, source: 'not-given', clientOrderId: null },
+  remainingCapturableSaid: null,
+  remainingRefundableSaid: null,
+  timeline: [],
 };
 
 const row = (clientOrderId: string, patch: Partial<JournalRow>): JournalRow => ({

@@ -24,6 +24,8 @@ describe('an order looked up with the journal unreadable', () => {
   it('never says refunds were made outside Paydesk, and offers no action', () => {
     const view = orderView('p', partlyRefunded, [], 'The team database cannot be reached.');
     expect(view.changedElsewhere).toBe(false);
+    // Nor does the order's history: only the gateway's state as read.
+    expect(view.timeline.map((item) => item.kind)).toEqual(['read']);
     expect(view.refunded).toBeNull();
     expect(view.actions.refund.allowed).toBe(false);
     // The same answer with the journal read (and empty): the refund was made elsewhere.

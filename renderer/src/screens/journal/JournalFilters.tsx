@@ -84,7 +84,15 @@ export function filterOf(draft: FilterDraft, contract?: Contract): FilterResult 
 
 export function draftOfPreset(preset: string | undefined): FilterDraft {
   if (preset === 'pending') return { ...EMPTY_DRAFT, state: 'pending' };
+  // #/journal/entry:<action id>: one entry (an order page's link), found by its id and opened.
+  const entry = entryOfPreset(preset);
+  if (entry) return { ...EMPTY_DRAFT, orderRef: entry };
   return EMPTY_DRAFT;
+}
+
+/** The action id of an `entry:<id>` preset (the order page links to an entry this way). */
+export function entryOfPreset(preset: string | undefined): string | undefined {
+  return preset?.startsWith('entry:') ? preset.slice('entry:'.length) || undefined : undefined;
 }
 
 export function JournalFilters({

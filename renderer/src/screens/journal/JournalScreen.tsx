@@ -1,6 +1,7 @@
 // The journal: everything Paydesk sent, searchable, virtualized for 100,000 entries, and
 // exported to CSV with the same filter. #/journal/pending opens it on the entries whose final
-// status the gateway still owes (the header's pending counter links there).
+// status the gateway still owes (the header's pending counter links there); #/journal/entry:<id>
+// on one entry, opened (an order page's timeline links there).
 
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -11,7 +12,7 @@ import { ErrorNotice, Notice } from '../../components/Notice';
 import { useActiveProfile } from '../../profile-context';
 import { keys } from '../../queries';
 import { formatCount, plural } from '../../format';
-import { draftOfPreset, filterOf, JournalFilters } from './JournalFilters';
+import { draftOfPreset, entryOfPreset, filterOf, JournalFilters } from './JournalFilters';
 import { EntryDetail } from './EntryDetail';
 import { JournalList } from './JournalList';
 import './journal.css';
@@ -29,7 +30,7 @@ function JournalView({ preset }: { preset?: string }) {
     return result.errors ? {} : result.filter;
   });
   const filtered = Object.keys(filter).length > 0;
-  const [openEntry, setOpenEntry] = useState<string>();
+  const [openEntry, setOpenEntry] = useState<string | undefined>(() => entryOfPreset(preset));
 
   // The same query the list's first page uses: the count shown here is the list's.
   const count = useQuery({

@@ -1,7 +1,9 @@
 // Orders: look an order up by the gateway's orderid or the merchant's client_orderid, read it in
 // plain words, and capture, void, refund or cancel it where the gateway allows it now. The
 // order's reference lives in the route (#/lookup/<ref>), so links from the journal and from a
-// preauth's captures land here, and Back goes to the previous order.
+// preauth's captures land here, and Back goes to the previous order. An order's page on a given
+// profile (#/order/<profileId>/<orderid>, route.ts orderHref) makes that profile the active one
+// first, so the header always names the profile every action goes to.
 
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -26,6 +28,7 @@ import { keys } from '../../queries';
 import { hrefOf, navigate } from '../../route';
 import { useOrder } from './hooks';
 import { OrderDetails } from './OrderDetails';
+import { OrderTimeline } from './OrderTimeline';
 import { RecentOrders } from './RecentOrders';
 import { guessKind, parseRef, refParam, type OrderRef, type RefKind } from './ref';
 import { ACTION_WORDS, actionsFor, type ActionKind } from './words';
@@ -39,10 +42,25 @@ const ActionPanel = lazy(() => loadActionPanel().then((m) => ({ default: m.Actio
 
 const DEMO_REFS = ['demo-sale-1001', 'demo-sale-1003', 'demo-auth-2002', 'demo-sale-1006'];
 
-export function LookupScreen({ orderRef }: { orderRef?: string }) {
-  const { active, loading } = useActiveProfile();
+export function LookupScreen({ orderRef, profileId }: { orderRef?: string; profileId?: string }) {
+  const { active, loading, profiles, setActiveId } = useActiveProfile();
   const queryClient = useQueryClient();
   const current = orderRef ? parseRef(orderRef) : undefined;
+  const linkedProfile = profileId ? profiles.find((p) => p.id === profileId) : undefined;
+  // The link's profile is made active once per link; a profile chosen in the header afterwards
+  // is the person's choice and stays.
+  const link = linkedProfile ? `${linkedProfile.id}|${orderRef ?? ''}` : '';
+  const [switchedFor, setSwitchedFor] = useState('');
+  const needsSwitch = Boolean(linkedProfile && active && switchedFor !== link);
+  // Once the link's profile is active, this link is done (state set while rendering, as React
+  // allows for state derived from props).
+  if (needsSwitch && linkedProfile?.id === active?.id) setSwitchedFor(link);
+  useEffect(() => {
+    if (needsSwitch && linkedProfile && linkedProfile.id !== active?.id)
+      setActiveId(linkedProfile.id);
+  }, [needsSwitch, linkedProfile, active, setActiveId]);
+  // Until the linked profile is the active one, nothing is looked up on another.
+  const onLinkedProfile = !linkedProfile || switchedFor === link;
   // Each search moves focus to its result, also when it repeats the order on screen.
   const [searchRound, setSearchRound] = useState(0);
 
@@ -66,7 +84,13 @@ export function LookupScreen({ orderRef }: { orderRef?: string }) {
           <a href={hrefOf({ screen: 'profiles' })}>Profiles</a> screen to look orders up.
         </Notice>
       )}
-      {current && active && (
+      {profileId && !linkedProfile && !loading && (
+        <Notice kind="warning">
+          This link is for a profile this desk does not have ({profileId}); the order is looked up
+          on {active?.name ?? 'the active profile'} instead.
+        </Notice>
+      )}
+      {current && active && onLinkedProfile && (
         <OrderResult
           key={`${active.id}|${refParam(current)}`}
           profile={active}
@@ -290,6 +314,7 @@ function OrderResult({
           />
         </Suspense>
       )}
+      <OrderTimeline order={order} />
     </>
   );
 }

@@ -1,15 +1,18 @@
-// An order as support and finance read it: status in plain words, the amounts, the masked card,
-// what of ours is still pending on it, and the captures made from a preauth.
+// An order as support and finance read it: status in plain words, who made it and the customer's
+// e-mail, the amounts (a figure the gateway named shows with the time it said it), the masked
+// card, what of ours is still pending on it, and the captures made from a preauth.
 
 import type { Ref } from 'react';
 
 import type { OrderViewData } from '../../../../common/contract';
+import { localTimeWithOffset } from '../../../../common/time';
 import { Notice } from '../../components/Notice';
 import { hrefOf } from '../../route';
 import { refParam } from './ref';
 import { SavedCard, ThreeDsAddress } from './ThreeDsAddress';
 import { operationWords, STATE_WORDS, statusLabel, typeWords } from './words';
 import { GATEWAY_KNOWS, lowerBoundUnknown, showMoney } from './money';
+import { entryHref } from './OrderTimeline';
 
 export function OrderDetails({
   order,
@@ -40,16 +43,22 @@ export function OrderDetails({
     ) : (
       money(text)
     );
-  const left = (text: string | null, unknownWhy: boolean) =>
-    !approved
-      ? '—'
-      : unread
-        ? 'Unknown: the journal cannot be read'
-        : text !== null
-          ? money(text)
-          : unknownWhy
-            ? GATEWAY_KNOWS
-            : '—';
+  const left = (text: string | null, unknownWhy: boolean, said: Said, sent: string) =>
+    !approved ? (
+      '—'
+    ) : unread ? (
+      'Unknown: the journal cannot be read'
+    ) : text !== null ? (
+      <>
+        {money(text)}
+        {said && <SaidWhen said={said} currency={currency} sent={sent} />}
+      </>
+    ) : unknownWhy ? (
+      GATEWAY_KNOWS
+    ) : (
+      '—'
+    );
+  const said = isPreauth ? order.remainingCapturableSaid : order.remainingRefundableSaid;
 
   return (
     <>
@@ -76,6 +85,12 @@ export function OrderDetails({
         <dl className="order-facts">
           <dt>Client order id</dt>
           <dd>{order.clientOrderId ?? '—'}</dd>
+          <dt>Created</dt>
+          <dd>
+            <Created order={order} />
+          </dd>
+          <dt>Customer e-mail</dt>
+          <dd>{order.email ?? 'Not given by the gateway'}</dd>
           <dt>Type</dt>
           <dd>{typeWords(order.transactionType)}</dd>
           <dt>Stage</dt>
@@ -105,7 +120,12 @@ export function OrderDetails({
                 <tr className="order-remaining">
                   <th scope="row">Left to capture</th>
                   <td className="num money">
-                    {left(order.remainingCapturable, order.capturedAtLeast)}
+                    {left(
+                      order.remainingCapturable,
+                      order.capturedAtLeast,
+                      order.remainingCapturableSaid,
+                      'captured',
+                    )}
                   </td>
                 </tr>
               </>
@@ -119,7 +139,12 @@ export function OrderDetails({
                 <tr className="order-remaining">
                   <th scope="row">Left to refund</th>
                   <td className="num money">
-                    {left(order.remainingRefundable, order.refundedAtLeast)}
+                    {left(
+                      order.remainingRefundable,
+                      order.refundedAtLeast,
+                      order.remainingRefundableSaid,
+                      'refunded',
+                    )}
                   </td>
                 </tr>
               </>
@@ -134,11 +159,19 @@ export function OrderDetails({
           captured or refunded is unknown until the journal answers again.
         </Notice>
       )}
-      {order.changedElsewhere && (
+      {order.changedElsewhere && !said && (
         <Notice kind="info">
           {isPreauth ? 'Captures' : 'Refunds'} of this order were made outside Paydesk; only the
           gateway knows how much. Enter the amount yourself: the gateway refuses more than what is
           really left and says how much that is.
+        </Notice>
+      )}
+      {order.changedElsewhere && said && (
+        <Notice kind="info">
+          {isPreauth ? 'Captures' : 'Refunds'} of this order were made outside Paydesk. What is left
+          is the figure the gateway named at {localTimeWithOffset(said.at)}
+          {said.since ? ', less what Paydesk sent since' : ''}; anything done elsewhere after that
+          is not in it, and the gateway still refuses more than what is really left.
         </Notice>
       )}
       {order.figureKind !== 'amount-only' && (
@@ -229,6 +262,44 @@ export function OrderDetails({
               ))}
             </tbody>
           </table>
+        </>
+      )}
+    </>
+  );
+}
+
+type Said = OrderViewData['remainingRefundableSaid'];
+
+/** Under a figure the gateway named: what it said, when, and what of ours came off since. */
+function SaidWhen({
+  said,
+  currency,
+  sent,
+}: {
+  said: NonNullable<Said>;
+  currency: string;
+  sent: string;
+}) {
+  return (
+    <span className="order-said">
+      the gateway said {showMoney(said.amount)} {currency} at {localTimeWithOffset(said.at)}
+      {said.since ? `, less ${showMoney(said.since)} ${currency} ${sent} from Paydesk since` : ''}
+    </span>
+  );
+}
+
+/** Who made the order and when: the gateway's status never says; Paydesk's entry may. */
+function Created({ order }: { order: OrderViewData }) {
+  const { created } = order;
+  if (created.source === 'not-given' || !created.at)
+    return <span className="order-not-given">Not given by the gateway</span>;
+  return (
+    <>
+      {localTimeWithOffset(created.at)} by {created.by} from Paydesk
+      {created.clientOrderId && (
+        <>
+          {' '}
+          (<a href={entryHref(created.clientOrderId)}>journal entry</a>)
         </>
       )}
     </>
