@@ -230,6 +230,8 @@ export const journalRowSchema = z.object({
   createdAt: z.string(),
   operator: z.string(),
   profileId: z.string(),
+  /** The profile's name; one this desk no longer has: "Removed profile" and its id's start. */
+  profileName: z.string(),
   operation: z.string(),
   clientOrderId: z.string(),
   orderId: z.string().nullable(),
@@ -245,6 +247,8 @@ export const journalRowSchema = z.object({
   reason: z.string().nullable(),
   note: z.string().nullable(),
   email: z.string().nullable(),
+  /** The card's last four digits, where the entry knows its card. */
+  cardLastFour: z.string().nullable(),
   state: journalStateSchema,
   status: z.string().nullable(),
   errorMessage: z.string().nullable(),
@@ -331,16 +335,54 @@ export const journalDetailSchema = z.object({
   ),
 });
 
+/** A count of entries and the sum of their amounts, exact text in their currency. */
+const journalSumSchema = z.object({ count: z.number().int(), amount: z.string() });
+const journalTotalsLine = {
+  approved: journalSumSchema,
+  /** Still owed a final answer: may have moved or not. */
+  open: journalSumSchema,
+  /** Declined, refused, errors, links still waiting for their customer: counted, not summed. */
+  notMoved: z.number().int(),
+};
+export const journalTotalsSchema = z.object({
+  currencies: z.array(
+    z.object({
+      /** Null: entries without an amount. */
+      currency: z.string().nullable(),
+      ...journalTotalsLine,
+      byAction: z.array(z.object({ action: z.string(), label: z.string(), ...journalTotalsLine })),
+    }),
+  ),
+});
+export type JournalTotalsView = z.output<typeof journalTotalsSchema>;
+
 /** A journal filter's time: refused, saying how to write it, when it is not one. */
 const filterTime = (label: string) =>
   text(40).refine((value) => parseFilterTime(value) !== undefined, {
     message: `${label} is not a time: write ${FILTER_TIME_HINT}.`,
   });
 
+/** A journal filter's amount: digits, a point and the decimals ("14.25"); never a float. */
+const filterAmount = (label: string) =>
+  text(24).regex(/^\s*\d{1,13}(\.\d{1,6})?\s*$/, {
+    message: `${label} is not an amount: write digits with a point for the decimals, such as 14.25.`,
+  });
+
 export const journalFilterSchema = z
   .object({
+    /** The start of an id (shop order id, orderid, action id). */
     orderRef: text(128).optional(),
+    /** Part of the customer's e-mail. */
     email: text(256).optional(),
+    cardLastFour: text(8)
+      .regex(/^\s*\d{4}\s*$/, { message: "Write the card's last four digits, such as 1111." })
+      .optional(),
+    amount: filterAmount('The amount').optional(),
+    amountMin: filterAmount('The smallest amount').optional(),
+    amountMax: filterAmount('The largest amount').optional(),
+    currency: text(8)
+      .regex(/^\s*[A-Za-z]{3}\s*$/, { message: 'Write a currency code, such as EUR.' })
+      .optional(),
     status: text(32).optional(),
     state: journalStateSchema.optional(),
     pending: z.boolean().optional(),
@@ -536,7 +578,11 @@ const trustedCaSchema = z.object({
 
 const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
 /** An export says how many entries it wrote: the notice never counts a later search. */
-const exportResultSchema = saveResultSchema.extend({ count: z.number().int().nonnegative() });
+const exportResultSchema = saveResultSchema.extend({
+  count: z.number().int().nonnegative(),
+  /** The journal export's totals, in a file beside it (NAME.totals.csv). */
+  totalsPath: z.string().optional(),
+});
 
 const startupReportSchema = z.object({
   version: z.string(),
@@ -863,7 +909,9 @@ export const contract = {
         limit: z.number().int(),
       }),
     ),
-    /** Opens a save dialog in main and writes the CSV. */
+    /** Totals per currency and action of what the filter shows (approved, open, not moved). */
+    totals: call(z.object({ filter: journalFilterSchema }).strict(), journalTotalsSchema),
+    /** Opens a save dialog in main and writes the CSV, its totals as its last lines. */
     exportCsv: call(z.object({ filter: journalFilterSchema }).strict(), exportResultSchema),
     /**
      * A person settles an entry Paydesk cannot settle (the gateway has no record of it, or it

@@ -28,6 +28,21 @@ const NOT_TWO_DECIMALS: ReadonlyMap<string, number> = new Map([
 ]);
 
 /**
+ * Every code whose decimals are not 2, by its decimals (0, 3, 4): the journal's search by
+ * amount reads "14.25" once per number of decimals and matches each reading only in the
+ * currencies that have them (main/store/journal/filter.ts).
+ */
+export function codesByExponent(): ReadonlyMap<number, readonly string[]> {
+  const groups = new Map<number, string[]>();
+  for (const [code, exponent] of NOT_TWO_DECIMALS) {
+    const group = groups.get(exponent) ?? [];
+    group.push(code);
+    groups.set(exponent, group);
+  }
+  return groups;
+}
+
+/**
  * Decimals of a currency (its ISO 4217 exponent as Intl has it); 2 for a missing or malformed
  * code, as the spec's "amount in cents" assumes.
  */

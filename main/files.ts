@@ -96,3 +96,8 @@ export async function contentText(content: FileContent): Promise<string> {
   }
   return text + utf8.decode();
 }
+
+/** Where an export's totals go: beside it, its name with .totals.csv for .csv. */
+export function totalsPathOf(path: string): string {
+  return `${path.replace(/\.csv$/i, '')}.totals.csv`;
+}

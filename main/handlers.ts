@@ -5,10 +5,12 @@
 import type { Handlers } from './bridge';
 import type { PaydeskServices } from './services/app';
 import { ServiceError } from './services/errors';
-import type { FileContent } from './files';
+import { totalsPathOf, writeContent, type FileContent } from './files';
+import type { JournalTotals } from './store/journal/totals';
 import { READY } from './lifecycle';
 import type { Updates, UpdateView } from './update/updates';
-import { journalRowView, type ExportProgress } from './services/journal';
+import type { ExportProgress } from './services/journal';
+import type { JournalEntry } from './store/journal/types';
 import { ReportService } from './services/reports/reports';
 
 export interface DesktopDeps {
@@ -69,8 +71,8 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
     deps.restartSoon();
     return { restarting: true, message: restarting };
   };
-  const actionResult = (r: { entry: Parameters<typeof journalRowView>[0]; replayed: boolean }) => ({
-    entry: journalRowView(r.entry),
+  const actionResult = (r: { entry: JournalEntry; replayed: boolean }) => ({
+    entry: services.journal.row(r.entry),
     replayed: r.replayed,
   });
 
@@ -199,24 +201,38 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
     },
     journal: {
       search: ({ filter, offset, limit }) => services.journal.search(filter, offset, limit),
+      totals: ({ filter }) => services.journal.totals(filter),
       entry: ({ clientOrderId }) => services.journal.entry(clientOrderId),
       settleByHand: async ({ clientOrderId, outcome, reason }) =>
-        journalRowView(await services.orders.settleByHand(clientOrderId, outcome, reason)),
+        services.journal.row(await services.orders.settleByHand(clientOrderId, outcome, reason)),
       exportCsv: async ({ filter }) => {
         const stamp = new Date().toISOString().slice(0, 10);
         // Read and written in chunks once the file is chosen (nothing is read if cancelled); the
         // result says how many entries the file holds, for the notice.
         let count = 0;
+        let totals: JournalTotals | undefined;
         const saved = await deps.saveFile(
           `paydesk-journal-${stamp}.csv`,
           () =>
-            services.journal.csvChunks(filter, (progress) => {
-              count = progress.done;
-              deps.exportProgress?.(progress);
-            }),
+            services.journal.csvChunks(
+              filter,
+              (progress) => {
+                count = progress.done;
+                deps.exportProgress?.(progress);
+              },
+              (t) => (totals = t),
+            ),
           'csv',
         );
-        return { ...saved, count: saved.saved ? count : 0 };
+        if (!saved.saved) return { ...saved, count: 0 };
+        // The totals of the lines written, in a file of their own beside the export (its name
+        // with .totals.csv): the export stays one table for a program to read.
+        if (saved.path && totals) {
+          const totalsPath = totalsPathOf(saved.path);
+          await writeContent(totalsPath, await services.journal.totalsCsv(totals));
+          return { ...saved, count, totalsPath };
+        }
+        return { ...saved, count };
       },
     },
     batches: {

@@ -365,7 +365,7 @@ export class PaydeskServices {
       cards,
       new RecurringService(actions, cards),
       new PayLinkService(actions),
-      new JournalService(journal),
+      new JournalService(journal, (id) => profiles.nameOf(id)),
       new CallbackService(profiles, options.secrets, connections),
       batches,
       report,

@@ -1,10 +1,12 @@
-// The journal as the Journal screen reads it: searched and paged, amounts as exact text, and
-// exported to CSV. Nobody edits or deletes an entry from here. It reads the journal port, so the
+// The journal as the Journal screen reads it: searched and paged, amounts as exact text, each
+// entry's profile by name, totals per currency of what a filter shows, and exported to CSV (its
+// totals in a summary file beside it). Nobody edits or deletes an entry from here. It reads the journal port, so the
 // same screen works on the desk's SQLite and on a team's PostgreSQL (every desk's entries); on
 // SQLite the export takes the adapter's fast path (raw rows to CSV text, journal-pages.ts).
 
 import { formatMinor } from '../gateway/amount';
-import { CSV_COLUMN_NAMES } from '../store/journal/csv';
+import { CSV_COLUMN_NAMES, totalsCsvLines } from '../store/journal/csv';
+import type { JournalTotals, Sum } from '../store/journal/totals';
 import { csvLineWriter } from '../store/csv-record';
 import type { JournalEntry, JournalFilter, JournalPort } from '../store/journal/port';
 import { actionLabel } from '../../common/journal-actions';
@@ -23,6 +25,8 @@ export interface JournalRowView {
   createdAt: string;
   operator: string;
   profileId: string;
+  /** The profile's name (a profile this desk no longer has: "Removed profile" and its id's start). */
+  profileName: string;
   operation: string;
   clientOrderId: string;
   orderId: string | null;
@@ -35,6 +39,7 @@ export interface JournalRowView {
   reason: string | null;
   note: string | null;
   email: string | null;
+  cardLastFour: string | null;
   state: JournalEntry['state'];
   status: string | null;
   errorMessage: string | null;
@@ -42,12 +47,20 @@ export interface JournalRowView {
   result: Record<string, string>;
 }
 
-export function journalRowView(e: JournalEntry): JournalRowView {
+/** How an entry names a profile this desk does not have (removed, or another desk's). */
+export const removedProfileName = (id: string): string => `Removed profile ${id.slice(0, 8)}`;
+
+export function journalRowView(
+  e: JournalEntry,
+  /** Without names (an event that only says the journal changed): the id. */
+  profileName: (id: string) => string = (id) => id,
+): JournalRowView {
   return {
     id: e.id,
     createdAt: e.createdAt,
     operator: e.operator,
     profileId: e.profileId,
+    profileName: profileName(e.profileId),
     operation: e.operation,
     clientOrderId: e.clientOrderId,
     orderId: e.orderId,
@@ -60,6 +73,7 @@ export function journalRowView(e: JournalEntry): JournalRowView {
     reason: e.reason,
     note: e.note,
     email: e.email,
+    cardLastFour: e.cardLastFour,
     state: e.state,
     status: e.status,
     errorMessage: e.errorMessage,
@@ -68,8 +82,68 @@ export function journalRowView(e: JournalEntry): JournalRowView {
   };
 }
 
+/** A sum as the screen shows it: the count and the amount as exact text of its currency. */
+export interface SumView {
+  count: number;
+  amount: string;
+}
+
+export interface TotalsView {
+  currencies: {
+    currency: string | null;
+    approved: SumView;
+    open: SumView;
+    notMoved: number;
+    byAction: {
+      action: string;
+      label: string;
+      approved: SumView;
+      open: SumView;
+      notMoved: number;
+    }[];
+  }[];
+}
+
+export function totalsView(totals: JournalTotals): TotalsView {
+  return {
+    currencies: totals.currencies.map((c) => {
+      const sum = (s: Sum): SumView => ({
+        count: s.count,
+        amount: c.currency === null ? '' : formatMinor(s.minor, c.currency),
+      });
+      return {
+        currency: c.currency,
+        approved: sum(c.approved),
+        open: sum(c.open),
+        notMoved: c.notMoved,
+        byAction: c.byAction.map((a) => ({
+          action: a.action,
+          label: actionLabel(a.action, a.action),
+          approved: sum(a.approved),
+          open: sum(a.open),
+          notMoved: a.notMoved,
+        })),
+      };
+    }),
+  };
+}
+
 export class JournalService {
-  constructor(private readonly journal: JournalPort) {}
+  /** The name of each profile by its id (removed: removedProfileName). */
+  readonly profileName: (id: string) => string;
+
+  constructor(
+    private readonly journal: JournalPort,
+    /** The profile's name where this desk has it (store/sqlite/profiles.ts nameOf); absent: ids. */
+    nameOf?: (id: string) => string | undefined,
+  ) {
+    this.profileName = nameOf ? (id) => nameOf(id) ?? removedProfileName(id) : (id) => id;
+  }
+
+  /** An entry as the screens show it, its profile by name. */
+  row(entry: JournalEntry): JournalRowView {
+    return journalRowView(entry, this.profileName);
+  }
 
   /**
    * One entry in full for its detail view: every field, the redacted request as it was sent
@@ -80,7 +154,7 @@ export class JournalService {
     if (!entry)
       throw new ServiceError('NOT_FOUND', `No journal entry has the action id ${clientOrderId}.`);
     return {
-      row: journalRowView(entry),
+      row: this.row(entry),
       errorCode: entry.errorCode,
       updatedAt: entry.updatedAt,
       settledBy: entry.settledBy,
@@ -93,7 +167,17 @@ export class JournalService {
 
   async search(filter: JournalFilter, offset: number, limit: number) {
     const page = await this.journal.search(filter, offset, limit);
-    return { ...page, rows: page.rows.map(journalRowView) };
+    return { ...page, rows: page.rows.map((e) => this.row(e)) };
+  }
+
+  /** An export's totals file (store/journal/csv.ts totalsCsvLines). */
+  async totalsCsv(totals: JournalTotals): Promise<string> {
+    return totalsCsvLines(totals, await csvLineWriter());
+  }
+
+  /** Totals per currency and action of the filter's entries (store/journal/totals.ts). */
+  async totals(filter: JournalFilter): Promise<TotalsView> {
+    return totalsView(await this.journal.totals(filter));
   }
 
   /**
@@ -104,16 +188,19 @@ export class JournalService {
    * Each store makes its chunks (JournalPort.csvChunks) from one view of the journal: entries
    * written or changed after the export started are not in it. `onProgress` hears how many
    * lines of how many are done, from when the store has counted them (SQLite may count beside
-   * the first lines), and last the whole count.
+   * the first lines), and last the whole count. `onTotals` hears, after the last line, the
+   * totals of the lines written (for the summary file beside the export, totalsCsv).
    */
   async *csvChunks(
     filter: JournalFilter,
     onProgress?: (progress: ExportProgress) => void,
+    onTotals?: (totals: JournalTotals) => void,
   ): AsyncGenerator<string | Uint8Array> {
     let done = 0;
     let total: number | undefined;
     yield (await csvLineWriter())(CSV_COLUMN_NAMES);
-    for await (const chunk of this.journal.csvChunks(filter, EXPORT_BATCH)) {
+    for await (const chunk of this.journal.csvChunks(filter, EXPORT_BATCH, this.profileName)) {
+      if (chunk.totals) onTotals?.(chunk.totals);
       const counted = total === undefined && chunk.total !== undefined;
       total ??= chunk.total;
       if (chunk.entries > 0 || chunk.content.length > 0) {

@@ -1,8 +1,10 @@
 // The app frame: who we are connected as (a production profile looks different at a glance),
 // how many operations still wait for the gateway's final word, the navigation, and the screen.
+// In a narrow window (a 200% zoom of a laptop's) the navigation gives the screen its width: it
+// folds behind a "Screens" button in the header and opens over the screen (styles.css).
 
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 
 import { paydesk, unwrap } from './api';
 import { EnvironmentBadge } from './components/EnvironmentBadge';
@@ -133,10 +135,24 @@ function Frame() {
   const status = useAppStatus();
   const { active, error } = useActiveProfile();
   const environment = active?.environment ?? 'sandbox';
+  // Narrow windows only: the folded navigation, open on the screen it was opened on (choosing
+  // another screen, or any link in it, closes it).
+  const here = hrefOf(route);
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const navOpen = openOn === here;
 
   return (
     <div className={`app env-frame-${environment}`}>
       <header className="app-header">
+        <button
+          type="button"
+          className="nav-toggle"
+          aria-expanded={navOpen}
+          aria-controls="app-nav"
+          onClick={() => setOpenOn(navOpen ? null : here)}
+        >
+          Screens
+        </button>
         <span className="wordmark">Paydesk</span>
         <ProfileSwitcher />
         <span className="header-spacer" />
@@ -149,7 +165,15 @@ function Frame() {
         </div>
       )}
       <div className="app-body">
-        <nav className="app-nav" aria-label="Screens">
+        <nav
+          id="app-nav"
+          className={`app-nav${navOpen ? ' open' : ''}`}
+          aria-label="Screens"
+          // A link chosen closes the folded navigation, the screen it is on too.
+          onClick={(event) => {
+            if ((event.target as HTMLElement).closest('a')) setOpenOn(null);
+          }}
+        >
           {GROUPS.map((group) => {
             const screens = SCREENS.filter((s) => s.group === group);
             if (screens.length === 0) return null;

@@ -24,6 +24,7 @@ import { refundsRow } from './rows/refunds';
 import { rendererSizeRow } from './rows/renderer-size';
 // Reports: the daily close (issue 26).
 import { reportsRow } from './rows/reports';
+import { journalFindRow } from './rows/journal-find';
 import { roundTripRow } from './rows/round-trip';
 import { serverStatusRow } from './rows/server-status';
 import { signingRow } from './rows/signing';
@@ -42,6 +43,8 @@ const ROWS: readonly BenchRow[] = [
   keysRow,
   // Reports: the daily close (issue 26).
   reportsRow,
+  // The Journal's searches and totals (issue 26).
+  journalFindRow,
 ];
 
 const { values } = parseArgs({

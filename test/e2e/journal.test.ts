@@ -53,8 +53,8 @@ describe('Journal screen', () => {
     expect(text).toMatch(/0\.50 EUR/);
     expect(text).toMatch(/Partial refund/);
     expect(text).not.toContain(refundRef);
-    // Local time with its offset.
-    expect(text).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d/);
+    // Local time with its offset (the day above the hour).
+    expect(text).toMatch(/\d{4}-\d\d-\d\d\s\d\d:\d\d:\d\d [+-]\d\d:\d\d/);
     expect(text).toMatch(/Customer request/);
     expect(text).toMatch(/e2e-clerk/);
     const link = row.getByRole('link', { name: `Look up order ${saleOrderId}` });

@@ -31,6 +31,7 @@ export function journalEntry(
     reason: null,
     note: null,
     email: null,
+    cardLastFour: null,
     summary: {},
     state,
     status: state === 'final' ? 'approved' : null,

@@ -42,6 +42,7 @@ interface UploadedRow {
   final_at: Date | null;
   uploaded_at: Date | null;
   summary: Record<string, string>;
+  card_last_four: string | null;
 }
 
 /** Writes a settled history on the desk's own journal: what a single desk leaves behind. */
@@ -61,6 +62,8 @@ function localHistory(desk: TestDesk, profileId: string, count: number) {
       amountMinor: 9_007_199_254_740_993n + BigInt(i),
       currency: 'EUR',
       reason: 'Damaged',
+      // Every other entry knows the card it refunded: the upload keeps its last four.
+      ...(i % 2 === 0 ? { cardLastFour: '1111' } : {}),
       fields: { amount: '1.00' },
     });
     if (i % 3 === 1) journal.refuse(clientOrderId, { code: 'DECLINED', message: 'refused' });
@@ -154,6 +157,7 @@ describe.skipIf(!withPostgres)("uploading a desk's journal (real PostgreSQL)", (
           orderid: before.orderId,
           error_code: before.errorCode,
           amount_minor: before.amountMinor!.toString(),
+          card_last_four: before.cardLastFour,
         });
         expect(row.created_at.toISOString()).toBe(before.createdAt);
         expect(row.final_at?.toISOString()).toBe(before.finalAt);
@@ -167,6 +171,7 @@ describe.skipIf(!withPostgres)("uploading a desk's journal (real PostgreSQL)", (
         recorded_settled_by: 'clerk-on-desk',
       });
       expect(rows[0]!.amount_minor).toBe('9007199254740993');
+      expect(rows.map((r) => r.card_last_four)).toEqual(['1111', null, '1111', null, '1111', null]);
 
       const again = await desk.app.team.upload.uploadLocalJournal();
       expect(again).toMatchObject({ uploaded: 0, alreadyThere: 6, firstUploadAt: first.at });

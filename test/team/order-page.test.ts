@@ -127,7 +127,8 @@ describe.each([
         remainingRefundable: '30.00',
         remainingRefundableSaid: { amount: '30.00', at: saidAt, since: null },
         refunded: '19.90',
-        refundedAtLeast: false,
+        // As of the refusal: a refund elsewhere since would not be in it.
+        refundedAtLeast: true,
         actions: { refund: { allowed: true, max: '30.00' } },
       });
       expect(said(after)).toEqual([

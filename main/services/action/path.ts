@@ -62,6 +62,8 @@ export interface ActionPlan {
   targetClientOrderId?: string;
   /** The order showed captures or refunds made outside Paydesk when this was decided. */
   changedElsewhere?: boolean;
+  /** The last four digits of the order's card, from the status read before acting. */
+  cardLastFour?: string;
 }
 
 export interface ActionCall<Before> {
@@ -229,6 +231,7 @@ export class ActionPath {
         ...(action ? { action } : {}),
         ...(plan.targetClientOrderId ? { targetClientOrderId: plan.targetClientOrderId } : {}),
         ...(plan.changedElsewhere ? { changedElsewhere: true } : {}),
+        ...(plan.cardLastFour ? { cardLastFour: plan.cardLastFour } : {}),
         lease: this.inFlight.lease(),
       };
       return { entry, decided: prepared };

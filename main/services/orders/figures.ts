@@ -176,9 +176,11 @@ export function orderFigures(
     kind,
     amountMinor,
     capturedMinor: capturedSaid ?? capturedMinor,
-    capturedAtLeast: capturedElsewhere && capturedSaid === undefined,
+    // A named figure is as of its time: what was done elsewhere since is not in it, so what
+    // was done stays a lower bound (and what is left the most that can be left).
+    capturedAtLeast: capturedElsewhere,
     refundedMinor: refundedSaid ?? refundedMinor,
-    refundedAtLeast: refundedElsewhere && refundedSaid === undefined,
+    refundedAtLeast: refundedElsewhere,
     remainingCapturableMinor,
     remainingRefundableMinor,
     settledCapturedMinor: fullyCaptured

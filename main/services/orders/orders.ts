@@ -305,6 +305,7 @@ export class OrderService {
           // the journal finds the entry by what a clerk knows.
           ...(status.clientOrderId ? { targetClientOrderId: status.clientOrderId } : {}),
           ...(status.email ? { email: status.email } : {}),
+          ...(status.card.lastFourDigits ? { cardLastFour: status.card.lastFourDigits } : {}),
           ...(amountMinor !== undefined ? { amountMinor } : {}),
           ...(currency ? { currency } : {}),
           ...(reason ? { reason } : {}),

@@ -4,6 +4,7 @@
 // started while the database was away sends nothing it could not journal; the first call after
 // the database is back checks again and goes through, without a restart.
 
+import type { JournalTotals } from '../../store/journal/totals';
 import type { CsvChunk } from '../../store/journal/csv';
 import type { StoreError } from '../../store/errors';
 import type {
@@ -122,8 +123,15 @@ export class TeamJournalPort implements JournalPort {
   async *iterate(filter?: JournalFilter): AsyncIterable<JournalEntry> {
     yield* (await this.journal()).iterate(filter);
   }
-  async *csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {
-    yield* (await this.journal()).csvChunks(filter, size);
+  async *csvChunks(
+    filter: JournalFilter,
+    size: number,
+    profileName?: (id: string) => string,
+  ): AsyncIterable<CsvChunk> {
+    yield* (await this.journal()).csvChunks(filter, size, profileName);
+  }
+  async totals(filter?: JournalFilter): Promise<JournalTotals> {
+    return (await this.journal()).totals(filter);
   }
   async history(clientOrderId: string): Promise<JournalStep[]> {
     return (await this.journal()).history(clientOrderId);
@@ -185,6 +193,9 @@ export class UnopenedTeamPort implements JournalPort {
     return this.refused();
   }
   history(): Promise<JournalStep[]> {
+    return this.refused();
+  }
+  totals(): Promise<JournalTotals> {
     return this.refused();
   }
   summary(): Promise<ReportLine[]> {

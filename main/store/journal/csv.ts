@@ -1,17 +1,25 @@
-// CSV export of the journal: its columns, amounts as exact decimal text, times with their offset.
-// The records are written by csv-record.ts (csv-stringify: quoting, formulas defused).
+// CSV export of the journal: its columns, amounts as exact decimal text, times with their offset,
+// each entry's profile by name (and its id in a column of its own); and the totals of the
+// entries written, as the lines of a summary file beside it (totalsCsvLines). The records are
+// written by csv-record.ts (csv-stringify: quoting, formulas defused).
 
 import { formatMinor } from '../../gateway/amount';
 import { currencyExponent, minorToText } from '../../../common/money';
 import { actionLabel } from '../../../common/journal-actions';
 import { isoWithOffset, isoWithOffsetByDay } from '../../../common/time';
 import { csvLineWriter, type CsvLine } from '../csv-record';
+import { TotalsTally, type ActionTotals, type JournalTotals } from './totals';
 import type { JournalEntry } from './types';
 
-const COLUMNS: readonly [string, (e: JournalEntry) => string][] = [
+/** A profile's name by its id; the export's default names a profile by its id. */
+export type ProfileName = (id: string) => string;
+const byId: ProfileName = (id) => id;
+
+const COLUMNS: readonly [string, (e: JournalEntry, profileName: ProfileName) => string][] = [
   // ISO 8601 in the desk's local time with its offset (2026-03-14T09:26:53.120+01:00).
   ['created_at', (e) => isoWithOffset(e.createdAt)],
   ['operator', (e) => e.operator],
+  ['profile', (e, name) => name(e.profileId)],
   ['profile_id', (e) => e.profileId],
   // What the clerk did, in words; the gateway's operation name beside it.
   ['action', (e) => actionLabel(e.action, e.operation)],
@@ -32,7 +40,10 @@ const COLUMNS: readonly [string, (e: JournalEntry) => string][] = [
   ['final_at', (e) => (e.finalAt ? isoWithOffset(e.finalAt) : '')],
 ];
 
-/** The journal column each CSV column comes from, in order (the amount from amount_minor). */
+/**
+ * The journal column each CSV column comes from, in order (the amount from amount_minor), but
+ * for the profile's name, which comes from profile_id (the column before it in the file).
+ */
 export const CSV_SOURCE_COLUMNS = [
   'created_at',
   'operator',
@@ -73,7 +84,10 @@ function textOf(value: unknown): string {
  * one array that every row reuses (a loop over the columns with a test per kind cost a quarter
  * more).
  */
-export function rawCsvLine(line: CsvLine): (row: readonly unknown[]) => string {
+export function rawCsvLine(
+  line: CsvLine,
+  profileName: ProfileName = byId,
+): (row: readonly unknown[]) => string {
   const createdAt = isoWithOffsetByDay();
   const finalAt = isoWithOffsetByDay();
   let currency: unknown = null;
@@ -86,30 +100,38 @@ export function rawCsvLine(line: CsvLine): (row: readonly unknown[]) => string {
     }
     return minorToText(minor as bigint, exponent);
   };
+  // A journal names a few profiles: each is looked up once per export.
+  const names = new Map<string, string>();
+  const nameOf = (id: string): string => {
+    let name = names.get(id);
+    if (name === undefined) names.set(id, (name = profileName(id)));
+    return name;
+  };
   const timeOf = (format: (iso: string) => string, value: unknown): string =>
     value === null || value === undefined ? '' : format(textOf(value));
-  const cells: string[] = new Array<string>(CSV_SOURCE_COLUMNS.length).fill('');
-  // CSV_SOURCE_COLUMNS, in order.
+  const cells: string[] = new Array<string>(COLUMNS.length).fill('');
+  // CSV_SOURCE_COLUMNS, in order; the file's columns are one more (the profile's name).
   return (row) => {
     cells[0] = timeOf(createdAt, row[0]);
     cells[1] = textOf(row[1]); // operator
-    cells[2] = textOf(row[2]); // profile_id
-    cells[3] = actionLabel((row[3] as string | null) ?? null, textOf(row[4]));
-    cells[4] = textOf(row[4]); // operation
-    cells[5] = textOf(row[5]); // client_orderid
-    cells[6] = textOf(row[6]); // orderid
-    cells[7] = textOf(row[7]); // target_orderid
-    cells[8] = textOf(row[8]); // target_client_orderid
-    cells[9] = amountOf(row[9], row[10]);
-    cells[10] = textOf(row[10]); // currency
-    cells[11] = textOf(row[11]); // reason
-    cells[12] = textOf(row[12]); // note
-    cells[13] = textOf(row[13]); // email
-    cells[14] = textOf(row[14]); // state
-    cells[15] = textOf(row[15]); // status
-    cells[16] = textOf(row[16]); // error_code
-    cells[17] = textOf(row[17]); // error_message
-    cells[18] = timeOf(finalAt, row[18]);
+    cells[2] = nameOf(textOf(row[2])); // profile (its name)
+    cells[3] = textOf(row[2]); // profile_id
+    cells[4] = actionLabel((row[3] as string | null) ?? null, textOf(row[4]));
+    cells[5] = textOf(row[4]); // operation
+    cells[6] = textOf(row[5]); // client_orderid
+    cells[7] = textOf(row[6]); // orderid
+    cells[8] = textOf(row[7]); // target_orderid
+    cells[9] = textOf(row[8]); // target_client_orderid
+    cells[10] = amountOf(row[9], row[10]);
+    cells[11] = textOf(row[10]); // currency
+    cells[12] = textOf(row[11]); // reason
+    cells[13] = textOf(row[12]); // note
+    cells[14] = textOf(row[13]); // email
+    cells[15] = textOf(row[14]); // state
+    cells[16] = textOf(row[15]); // status
+    cells[17] = textOf(row[16]); // error_code
+    cells[18] = textOf(row[17]); // error_message
+    cells[19] = timeOf(finalAt, row[18]);
     return line(cells);
   };
 }
@@ -132,8 +154,8 @@ export class RawCsvChunks {
   private chunk: Buffer | undefined;
   private used = 0;
 
-  constructor(line: CsvLine) {
-    this.line = rawCsvLine(line);
+  constructor(line: CsvLine, profileName?: ProfileName) {
+    this.line = rawCsvLine(line, profileName);
   }
 
   add(row: readonly unknown[]): void {
@@ -178,41 +200,91 @@ export interface CsvChunk {
   content: string | Uint8Array;
   entries: number;
   total?: number;
+  /** On the last chunk: the totals of every entry the export wrote. */
+  totals?: JournalTotals;
 }
 
 /**
  * CSV lines `size` entries at a time from a store that hands over whole entries (PostgreSQL),
- * after the total that `count` gives.
+ * after the total that `count` gives, and last the totals of those entries, tallied as they go.
  */
 export async function* csvChunksOfEntries(
   entries: AsyncIterable<JournalEntry>,
   size: number,
   count: () => Promise<number>,
+  profileName: ProfileName = byId,
 ): AsyncGenerator<CsvChunk> {
   yield { content: '', entries: 0, total: await count() };
   const line = await csvLineWriter();
+  const tally = new TotalsTally();
   let batch: JournalEntry[] = [];
   for await (const entry of entries) {
     batch.push(entry);
+    tally.addEntry(entry);
     if (batch.length >= size) {
-      yield { content: csvLines(batch, line), entries: batch.length };
+      yield { content: csvLines(batch, line, profileName), entries: batch.length };
       batch = [];
     }
   }
-  if (batch.length) yield { content: csvLines(batch, line), entries: batch.length };
+  if (batch.length) yield { content: csvLines(batch, line, profileName), entries: batch.length };
+  yield { content: '', entries: 0, totals: tally.totals() };
 }
 
 /** One line per entry. */
-export function csvLines(entries: readonly JournalEntry[], line: CsvLine): string {
+export function csvLines(
+  entries: readonly JournalEntry[],
+  line: CsvLine,
+  profileName: ProfileName = byId,
+): string {
   let text = '';
-  for (const entry of entries) text += line(COLUMNS.map(([, get]) => get(entry)));
+  for (const entry of entries) text += line(COLUMNS.map(([, get]) => get(entry, profileName)));
   return text;
 }
 
 /** The whole CSV of these entries, header first, from whole entries (the reference of tests). */
-export async function journalCsv(entries: Iterable<JournalEntry>): Promise<string> {
+export async function journalCsv(
+  entries: Iterable<JournalEntry>,
+  profileName: ProfileName = byId,
+): Promise<string> {
   const line = await csvLineWriter();
   let text = line(CSV_COLUMN_NAMES);
-  for (const entry of entries) text += csvLines([entry], line);
+  for (const entry of entries) text += csvLines([entry], line, profileName);
+  return text;
+}
+
+/** The header of an export's totals file (docs/protocol.md, "The journal's totals"). */
+export const TOTALS_COLUMN_NAMES: readonly string[] = [
+  'totals',
+  'currency',
+  'action',
+  'approved_entries',
+  'approved_amount',
+  'open_entries',
+  'open_amount',
+  'not_moved_entries',
+];
+
+/**
+ * An export's totals file: the header, then per currency a line for all its actions ("all")
+ * and one per action, amounts as exact decimal text of the currency. A file of its own beside
+ * the entries', so each stays one table a program reads with its own header.
+ */
+export function totalsCsvLines(totals: JournalTotals, line: CsvLine): string {
+  let text = line(TOTALS_COLUMN_NAMES);
+  for (const c of totals.currencies) {
+    const amount = (minor: bigint) => (c.currency === null ? '' : formatMinor(minor, c.currency));
+    const cells = (action: string, t: Omit<ActionTotals, 'action'>) => [
+      'total',
+      c.currency ?? '',
+      action,
+      String(t.approved.count),
+      amount(t.approved.minor),
+      String(t.open.count),
+      amount(t.open.minor),
+      String(t.notMoved),
+    ];
+    text += line(cells('all', c));
+    for (const a of c.byAction) text += line(cells(actionLabel(a.action, a.action), a));
+  }
   return text;
 }

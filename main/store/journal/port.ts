@@ -22,6 +22,7 @@ import type {
   Page,
 } from './types';
 import type { JournalFilter } from './filter';
+import type { JournalTotals } from './totals';
 import type { ReportLine, SummaryQuery } from './summary';
 
 export type {
@@ -130,15 +131,23 @@ export interface JournalPort {
    */
   ofOrder(orderId: string): Promise<JournalEntry[]>;
   search(filter?: JournalFilter, offset?: number, limit?: number): Promise<Page<JournalEntry>>;
+  /** The filter's totals per currency and action (journal/totals.ts says what counts). */
+  totals(filter?: JournalFilter): Promise<JournalTotals>;
   /** Every state the entry went through, oldest first: written, then each answer (any desk's). */
   history(clientOrderId: string): Promise<JournalStep[]>;
   /** Every entry matching the filter, newest first, a page at a time. */
   iterate(filter?: JournalFilter): AsyncIterable<JournalEntry>;
   /**
    * The filter's entries as CSV lines (store/csv.ts, without the header), newest first, `size`
-   * entries a chunk: each store in the form it makes fastest (SQLite's raw rows as bytes).
+   * entries a chunk: each store in the form it makes fastest (SQLite's raw rows as bytes). The
+   * last chunk carries the totals of the entries written (CsvChunk.totals). `profileName`
+   * names each entry's profile in the profile column (absent: its id).
    */
-  csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk>;
+  csvChunks(
+    filter: JournalFilter,
+    size: number,
+    profileName?: (id: string) => string,
+  ): AsyncIterable<CsvChunk>;
   /**
    * The daily close (Reports): the entries of the days grouped by day, currency, kind, operator
    * and outcome, counted and summed by the store's own SQL (journal/summary.ts).

@@ -12,6 +12,22 @@ export function maskPan(pan: string): string {
   return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
 }
 
+/**
+ * The last four digits of the card an entry concerns: those the caller read from the order's
+ * status, else those of a card number the request carries. Null when neither is known.
+ */
+export function cardLastFourOf(
+  given: string | undefined,
+  fields: Readonly<Record<string, string>>,
+): string | null {
+  if (given !== undefined && /^\d{4}$/.test(given)) return given;
+  for (const name of CARD_FIELDS) {
+    const digits = (fields[name] ?? '').replace(/\D/g, '');
+    if (digits.length >= 12) return digits.slice(-4);
+  }
+  return null;
+}
+
 export function redactFields(fields: Readonly<Record<string, string>>): Record<string, string> {
   const summary: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields)) {

@@ -25,6 +25,8 @@ export interface EntryColumns {
   reason: string | null;
   note: string | null;
   email: string | null;
+  /** Absent in an upload from a desk before migration 13. */
+  card_last_four?: string | null;
   summary: Record<string, string>;
   state: JournalState;
   status: string | null;
@@ -103,6 +105,7 @@ export function entryOfRow(row: JournalRow): JournalEntry {
     reason: row.reason,
     note: row.note,
     email: row.email,
+    cardLastFour: row.card_last_four ?? null,
     summary: json(row.summary),
     state: row.state,
     status: row.status,
@@ -147,6 +150,7 @@ export function columnsOfEntry(e: JournalEntry): EntryColumns {
     reason: e.reason,
     note: e.note,
     email: e.email,
+    card_last_four: e.cardLastFour,
     summary: e.summary,
     state: e.state,
     status: e.status,

@@ -25,6 +25,11 @@ export interface NewJournalEntry {
   reason?: string;
   note?: string;
   email?: string;
+  /**
+   * The last four digits of the card the order was paid with, as the status read before acting
+   * gave them; absent, they are read from a card number the request itself carries (masked).
+   */
+  cardLastFour?: string;
   /** The request's fields; they are redacted before they are stored. */
   fields: Readonly<Record<string, string>>;
   /** Who is sending it and until when: another process seeing the lease waits, never sends. */
@@ -47,6 +52,8 @@ export interface JournalEntry {
   reason: string | null;
   note: string | null;
   email: string | null;
+  /** The card's last four digits, where the entry knows its card (entries before migration 13 of captures, voids and refunds do not). */
+  cardLastFour: string | null;
   summary: Record<string, string>;
   state: JournalState;
   status: string | null;

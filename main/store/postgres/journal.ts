@@ -41,9 +41,15 @@ import {
   type NewJournalEntry,
   type OrderClaim,
 } from '../journal/port';
-import { filterConditions, IN_FLIGHT_SQL, whereOf } from '../journal/filter';
+import { escapeLike, filterConditions, IN_FLIGHT_SQL, whereOf } from '../journal/filter';
 import { entryOfRow, type JournalRow } from '../journal/row';
-import { redactFields } from '../journal/redact';
+import {
+  totalsGroupsSql,
+  totalsOfGroups,
+  type JournalTotals,
+  type TotalsGroup,
+} from '../journal/totals';
+import { cardLastFourOf, redactFields } from '../journal/redact';
 import type { ConnectionNames } from './advice';
 import { toTeamError } from './errors';
 import { OrderBusyError, withOrderLock, type OrderRef } from './order-lock';
@@ -272,8 +278,9 @@ export class PgJournal implements JournalPort {
       const { rows } = await client.query<JournalRow>(
         `INSERT INTO paydesk.journal (client_orderid, profile_id, desk, operation, target_orderid,
            amount_minor, currency, reason, note, email, summary, lease_owner, lease_until,
-           target_client_orderid, action, changed_elsewhere)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
+           target_client_orderid, action, changed_elsewhere, card_last_four)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+         RETURNING *`,
         [
           entry.clientOrderId,
           entry.profileId,
@@ -291,6 +298,7 @@ export class PgJournal implements JournalPort {
           entry.targetClientOrderId ?? null,
           entry.action ?? null,
           entry.changedElsewhere ?? false,
+          cardLastFourOf(entry.cardLastFour, entry.fields),
         ],
       );
       return entryOfRow(rows[0] as JournalRow);
@@ -481,9 +489,23 @@ export class PgJournal implements JournalPort {
     return this.guard(() => summarise(this.pool, query));
   }
 
-  csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {
+  csvChunks(
+    filter: JournalFilter,
+    size: number,
+    profileName?: (id: string) => string,
+  ): AsyncIterable<CsvChunk> {
     const count = async () => (await this.search(filter, 0, 1)).total;
-    return csvChunksOfEntries(this.iterate(filter), size, count);
+    return csvChunksOfEntries(this.iterate(filter), size, count, profileName);
+  }
+
+  /** The filter's totals per currency and action (journal/totals.ts), from PostgreSQL's groups. */
+  async totals(filter: JournalFilter = {}): Promise<JournalTotals> {
+    const { where, values } = whereClause(filter);
+    const { rows } = await this.query<TotalsGroup>(
+      totalsGroupsSql('paydesk.journal', where),
+      values,
+    );
+    return totalsOfGroups(rows);
   }
 }
 
@@ -530,6 +552,13 @@ function whereClause(filter: JournalFilter): { where: string; values: string[] }
       // SQLite's NOCASE folds ASCII letters only; lower() on ASCII e-mail addresses does the same.
       equalsIgnoringCase: (column, p) => `lower(${column}) = lower(${p})`,
       time: (p) => `${p}::timestamptz`,
+      integer: (p) => `${p}::bigint`,
+      // LIKE keeps letter case, as SQLite's GLOB does; a text_pattern_ops index serves it.
+      startsWith(column, _name, value) {
+        values.push(`${escapeLike(value)}%`);
+        return `${column} LIKE $${values.length} ESCAPE '\\'`;
+      },
+      likeIgnoringCase: (column, p) => `lower(${column}) LIKE lower(${p}) ESCAPE '\\'`,
     }),
   );
   return { where, values };

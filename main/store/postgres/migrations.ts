@@ -22,6 +22,7 @@ import {
   MIGRATION_4_DESCRIPTION,
   MIGRATION_4_SQL,
 } from './migration-rules';
+import { MIGRATION_5_DESCRIPTION, MIGRATION_5_SQL } from './migration-find';
 
 export const SCHEMA = 'paydesk';
 export const GROUP_ROLES = ['paydesk_support', 'paydesk_finance', 'paydesk_admin'] as const;
@@ -487,7 +488,7 @@ GRANT EXECUTE ON FUNCTION paydesk.upload_local_entries(text, jsonb) TO paydesk_f
   },
   { version: 3, description: MIGRATION_3_DESCRIPTION, sql: MIGRATION_3_SQL },
   { version: 4, description: MIGRATION_4_DESCRIPTION, sql: MIGRATION_4_SQL },
-  // 5 is the journal search's (issue 26), which takes its place when merged.
+  { version: 5, description: MIGRATION_5_DESCRIPTION, sql: MIGRATION_5_SQL },
   {
     // The daily close (store/postgres/reports.ts): the entries of a range of days by their
     // written-at time, including every column the summary reads (an index-only scan).

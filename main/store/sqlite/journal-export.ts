@@ -36,9 +36,10 @@ export async function* snapshotCsvChunks(
   db: Db,
   filter: JournalFilter,
   size: number,
+  profileName?: (id: string) => string,
 ): AsyncGenerator<CsvChunk> {
   if (db.memory) {
-    yield* connectionCsvChunks(db, filter, size);
+    yield* connectionCsvChunks(db, filter, size, profileName);
     return;
   }
   let reader: Db;
@@ -47,13 +48,13 @@ export async function* snapshotCsvChunks(
   } catch {
     // The file is no longer where the app opened it (moved away while the app runs): the
     // app's own connection still reads it, as every export did before.
-    yield* connectionCsvChunks(db, filter, size);
+    yield* connectionCsvChunks(db, filter, size, profileName);
     return;
   }
   try {
     // Deferred: the snapshot is the one the first read sees, and lasts to the ROLLBACK.
     reader.exec('BEGIN');
-    yield* connectionCsvChunks(reader, filter, size);
+    yield* connectionCsvChunks(reader, filter, size, profileName);
   } finally {
     if (reader.inTransaction) reader.exec('ROLLBACK');
     reader.close();
@@ -63,21 +64,28 @@ export async function* snapshotCsvChunks(
 /**
  * The export on one connection: the count (a chunk that says the total), then batches of `size`
  * of the filter's rows, newest first, each read to its end and turned straight into UTF-8
- * (csv.ts RawCsvChunks, its records written by csv-record.ts).
+ * (csv.ts RawCsvChunks, its records written by csv-record.ts), and last their totals.
  */
 async function* connectionCsvChunks(
   db: Db,
   filter: JournalFilter,
   size: number,
+  profileName?: (id: string) => string,
 ): AsyncGenerator<CsvChunk> {
   const pages = new JournalPages(db);
   const total = whereClause(filter).where === '' ? await countInPieces(db) : pages.count(filter);
   yield { content: '', entries: 0, total };
-  const csv = new RawCsvChunks(await csvLineWriter());
-  const add = (row: readonly unknown[]) => csv.add(row);
+  const csv = new RawCsvChunks(await csvLineWriter(), profileName);
+  let newest: bigint | undefined;
+  const add = (row: readonly unknown[]) => {
+    newest ??= row[CSV_SOURCE_COLUMNS.length] as bigint;
+    csv.add(row);
+  };
   for (const entries of pages.rawBatches(filter, size, CSV_SOURCE_COLUMNS, add)) {
     yield { content: csv.take(), entries };
   }
+  // In the export's snapshot, of the rows up to the newest the lines start from.
+  yield { content: '', entries: 0, totals: pages.totals(filter, newest ?? 0n) };
 }
 
 /**

@@ -23,6 +23,12 @@ import type Database from 'better-sqlite3';
 import type { Db } from './database';
 import { filterConditions, whereOf, type JournalFilter } from '../journal/filter';
 import { Statements } from './statements';
+import {
+  totalsGroupsSql,
+  totalsOfGroups,
+  type JournalTotals,
+  type TotalsGroup,
+} from '../journal/totals';
 
 /**
  * A page this close to either end is found by stepping over at most this many ids in an index
@@ -31,6 +37,15 @@ import { Statements } from './statements';
 const DIRECT_SKIP = 16_384;
 /** Positions between two anchors: a page found from an anchor steps over fewer ids than this. */
 const ANCHOR_EVERY = 512;
+/** Filter fields on columns journal_totals holds (totals: its order serves the grouping). */
+const TOTALS_INDEX_FIELDS = new Set([
+  'status',
+  'state',
+  'pending',
+  'operation',
+  'action',
+  'currency',
+]);
 /** Filters whose total and anchors are kept (the screen shows one at a time). */
 const FILTERS_KEPT = 8;
 
@@ -61,6 +76,15 @@ export function whereClause(filter: JournalFilter): Where {
       equalsIgnoringCase: (column, p) => `${column} = ${p} COLLATE NOCASE`,
       // created_at is UTC ISO text, which sorts as the times do.
       time: (p) => p,
+      integer: (p) => `CAST(${p} AS INTEGER)`,
+      // GLOB, not LIKE: it keeps letter case, so the columns' own (BINARY) indexes serve a
+      // prefix; its wildcards in the value are taken literally inside brackets.
+      startsWith(column, name, value) {
+        params[`${name}Glob`] = `${value.replace(/[*?[]/g, (c) => `[${c}]`)}*`;
+        return `${column} GLOB @${name}Glob`;
+      },
+      // SQLite's LIKE ignores the case of ASCII letters.
+      likeIgnoringCase: (column, p) => `${column} LIKE ${p} ESCAPE '\\'`,
     }),
   );
   return { where, params, dated: Boolean(filter.from || filter.to) };
@@ -200,6 +224,25 @@ export class JournalPages {
     const anchors: bigint[] = [];
     for (let i = 0; i < ids.length; i += this.anchorEvery) anchors.push(ids[i] as bigint);
     return anchors;
+  }
+
+  /**
+   * The filter's totals per currency and action (journal/totals.ts), from SQLite's groups; with
+   * `upTo`, of the entries up to that id only (an export's, whose lines start from it).
+   */
+  totals(filter: JournalFilter, upTo?: bigint): JournalTotals {
+    const w = whereClause(filter);
+    const where = upTo === undefined ? w.where : and(w.where, 'id <= @upTo');
+    // journal_totals (migration 13) holds the groups' columns and the amount: a filter on those
+    // alone is one walk of it, in the groups' order. Any other filter is served by its own index
+    // or a scan of the table, and the groups are sorted after.
+    const byIndex = Object.entries(filter).every(
+      ([field, value]) => !value || TOTALS_INDEX_FIELDS.has(field),
+    );
+    const groups = this.statement(totalsGroupsSql('journal', where, byIndex))
+      .safeIntegers(true)
+      .all(upTo === undefined ? w.params : { ...w.params, upTo }) as TotalsGroup[];
+    return totalsOfGroups(groups);
   }
 
   /** How many entries match the filter (the export's total; not kept, an export counts once). */

@@ -130,6 +130,10 @@ export class SqliteJournalPort implements JournalPort {
     return at(() => this.journal.search(filter, offset, limit));
   }
 
+  totals(filter?: JournalFilter) {
+    return at(() => this.journal.totals(filter));
+  }
+
   history(clientOrderId: string) {
     return at(() => this.journal.history(clientOrderId));
   }
@@ -145,8 +149,12 @@ export class SqliteJournalPort implements JournalPort {
   }
 
   /** One snapshot of the journal as UTF-8 CSV chunks, on the export's own connection. */
-  csvChunks(filter: JournalFilter, size: number): AsyncIterable<CsvChunk> {
-    return snapshotCsvChunks(this.db, filter, size);
+  csvChunks(
+    filter: JournalFilter,
+    size: number,
+    profileName?: (id: string) => string,
+  ): AsyncIterable<CsvChunk> {
+    return snapshotCsvChunks(this.db, filter, size, profileName);
   }
 
   summary(query: SummaryQuery) {

@@ -40,7 +40,8 @@ import {
   type NewJournalEntry,
   type Page,
 } from '../journal/types';
-import { redactFields } from '../journal/redact';
+import type { JournalTotals } from '../journal/totals';
+import { cardLastFourOf, redactFields } from '../journal/redact';
 import { Statements } from './statements';
 
 /** Where each column a transition sets lives in a JournalEntry. */
@@ -93,6 +94,7 @@ export class Journal {
       reason: entry.reason ?? null,
       note: entry.note ?? null,
       email: entry.email ?? null,
+      cardLastFour: cardLastFourOf(entry.cardLastFour, entry.fields),
       summary: redactFields(entry.fields),
       state: 'sending',
       status: null,
@@ -114,11 +116,11 @@ export class Journal {
         `INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid, amount_minor,
              currency, reason, note, email, summary, state, created_at, updated_at, sent_at,
              lease_owner, lease_until, target_client_orderid, action,
-             changed_elsewhere)
+             changed_elsewhere, card_last_four)
            VALUES (@clientOrderId, @profileId, @operator, @operation, @targetOrderId, @amountMinor,
              @currency, @reason, @note, @email, @summary, @state, @createdAt, @updatedAt, @sentAt,
              @leaseOwner, @leaseUntil, @targetClientOrderId, @action,
-             @changedElsewhere)`,
+             @changedElsewhere, @cardLastFour)`,
       ).run({
         ...written,
         summary: JSON.stringify(written.summary),
@@ -310,6 +312,11 @@ export class Journal {
   search(filter: JournalFilter = {}, offset = 0, limit = 100): Page<JournalEntry> {
     const page = this.pages.page(filter, Math.max(0, offset), Math.max(1, Math.min(limit, 1000)));
     return { rows: (page.rows as JournalRow[]).map(entryOfRow), total: page.total, offset, limit };
+  }
+
+  /** The filter's totals per currency and action (journal/totals.ts). */
+  totals(filter: JournalFilter = {}): JournalTotals {
+    return this.pages.totals(filter);
   }
 
   /**

@@ -245,8 +245,27 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE profiles SET team_copy = 1
    WHERE team_role = 'shared' OR (team_role = 'set-aside' AND name = '(removed) ' || id);
   `,
-  // 13: kept for the journal search's migration (issue 26), which takes this place when merged.
-  ``,
+  // 13: the Journal screen finds an entry by what a clerk has in hand (journal-find). The card's
+  // last four digits: a capture, void or refund takes them from the order's status read before
+  // acting, an entry whose request carries a card number from that number (masked in the
+  // summary). Entries written before keep them only where their summary holds a card number:
+  // a capture, void or refund written before this cannot be found by the card. Indexes for the
+  // search by amount and by the last four (a prefix of an id is served by the ids' own indexes,
+  // GLOB keeping letter case), and journal_totals: the totals' groups and amounts, so the
+  // totals of the whole journal (or of a status, state, operation or currency) are one walk of
+  // it in the groups' order, not a scan of every row sorted (journal-pages.ts).
+  `
+  ALTER TABLE journal ADD COLUMN card_last_four TEXT
+    CHECK (card_last_four IS NULL OR card_last_four GLOB '[0-9][0-9][0-9][0-9]');
+  UPDATE journal SET card_last_four = substr(card, -4) FROM (
+    SELECT id AS card_id, COALESCE(json_extract(summary, '$.credit_card_number'),
+                                   json_extract(summary, '$."destination-card-no"')) AS card
+      FROM journal WHERE summary LIKE '%card%'
+  ) WHERE id = card_id AND card GLOB '*[0-9][0-9][0-9][0-9]' AND length(card) >= 12;
+  CREATE INDEX journal_card_last_four ON journal(card_last_four);
+  CREATE INDEX journal_amount ON journal(amount_minor);
+  CREATE INDEX journal_totals ON journal(currency, action, operation, state, status, amount_minor);
+  `,
   // 14: the daily close (store/sqlite/reports.ts): the entries of a range of days by their
   // written-at time, holding every column the summary reads, so a month is summed from the
   // index alone without reading the table's rows.

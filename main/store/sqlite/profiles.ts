@@ -61,6 +61,24 @@ export class Profiles {
     return row ? toProfile(row) : undefined;
   }
 
+  /**
+   * The name a person knows the profile by, for the journal's list, detail and export: its own
+   * name, or for a team's copy set aside after leaving the team (named "(removed) <id>") the
+   * team's name for it. Undefined when this desk has no such profile (the journal keeps the id).
+   */
+  nameOf(id: string): string | undefined {
+    this.nameById ??= this.db.prepare(
+      'SELECT name, team_name, team_role FROM profiles WHERE id = ?',
+    );
+    const row = this.nameById.get(id) as
+      { name: string; team_name: string | null; team_role: string | null } | undefined;
+    if (!row) return undefined;
+    return row.team_role === 'set-aside' && row.team_name && row.name.startsWith('(removed) ')
+      ? `${row.team_name} (removed)`
+      : row.name;
+  }
+  private nameById?: Database.Statement;
+
   require(id: string): Profile {
     const profile = this.get(id);
     if (!profile)

@@ -1,6 +1,7 @@
 // Screenshots of the admin and journal screens for docs/screenshots (npm run screenshots): the
 // profiles list with a production and a test profile beside the built-in sandbox, the keys
-// screen right after a key was generated, the journal with a few entries, and one entry in full.
+// screen right after a key was generated, the journal with a few entries (and at 200% zoom),
+// and one entry in full.
 
 import { join } from 'node:path';
 
@@ -102,7 +103,19 @@ export async function shootAdmin(h: Harness, dir: string): Promise<string[]> {
     .waitFor({ timeout: 20_000 })
     .catch(() => undefined);
   await page.getByText(/^\d+ entr(y|ies), newest first/).waitFor();
+  await page.getByRole('region', { name: 'Totals of these entries' }).waitFor();
   await shot('journal.png');
+  // The same at 200% zoom of a 1280x800 window: a 640x400 CSS viewport, the navigation folded,
+  // the columns a clerk can do without given way. The list itself, scrolled to.
+  await page.setViewportSize({ width: 640, height: 400 });
+  try {
+    await page.getByRole('region', { name: 'Journal entries' }).scrollIntoViewIfNeeded();
+    const zoomed = join(dir, 'journal-zoom-200.png');
+    await stableScreenshot(page, { path: zoomed });
+    written.push(zoomed);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
 
   // One entry in full: its fields, the redacted request, its answers in order.
   await page

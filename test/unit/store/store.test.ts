@@ -344,7 +344,9 @@ describe('the journal', () => {
     refund('r-csv', { reason: 'Said "wrong size", sent back', note: '=HYPERLINK("http://evil")' });
     const csv = await journalCsv(journal.iterate());
     const [header, row] = csv.trimEnd().split('\r\n');
-    expect(header).toMatch(/^created_at,operator,profile_id,action,operation,client_orderid/);
+    expect(header).toMatch(
+      /^created_at,operator,profile,profile_id,action,operation,client_orderid/,
+    );
     expect(row).toContain(',2.29,EUR,');
     expect(row).toContain('"Said ""wrong size"", sent back"');
     expect(row).toContain(`"'=HYPERLINK(""http://evil"")"`);

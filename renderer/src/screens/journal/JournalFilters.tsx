@@ -1,5 +1,8 @@
 // The journal's search form: what a clerk asks ("everything for this order", "what is still
-// pending", "refunds last week"). The filter applies on Search; the list keeps the last one.
+// pending", "refunds last week", "the 14.25 on a card ending 1111", "maria's refund"). The
+// filter applies on Search; the list keeps the last one. What each field matches is said once,
+// in main/store/journal/filter.ts; the e-mail is a plain text field, so part of one is a search
+// (a type=email field would refuse "maria").
 
 import { useId, useState, type FormEvent } from 'react';
 
@@ -12,6 +15,12 @@ import { useSchemasSoon, withSchemas, type Contract } from '../../schemas';
 export interface FilterDraft {
   orderRef: string;
   email: string;
+  cardLastFour: string;
+  /** Exactly this amount, or (amountMin, amountMax) a range; decimal text, never a float. */
+  amount: string;
+  amountMin: string;
+  amountMax: string;
+  currency: string;
   operation: string;
   /** '' (any), 'pending', or a journal state. */
   state: string;
@@ -25,6 +34,11 @@ export interface FilterDraft {
 export const EMPTY_DRAFT: FilterDraft = {
   orderRef: '',
   email: '',
+  cardLastFour: '',
+  amount: '',
+  amountMin: '',
+  amountMax: '',
+  currency: '',
   operation: '',
   state: '',
   status: '',
@@ -59,6 +73,11 @@ export function filterOf(draft: FilterDraft, contract?: Contract): FilterResult 
   const filter: JournalFilterInput = {};
   if (draft.orderRef.trim()) filter.orderRef = draft.orderRef.trim();
   if (draft.email.trim()) filter.email = draft.email.trim();
+  if (draft.cardLastFour.trim()) filter.cardLastFour = draft.cardLastFour.trim();
+  if (draft.amount.trim()) filter.amount = draft.amount.trim();
+  if (draft.amountMin.trim()) filter.amountMin = draft.amountMin.trim();
+  if (draft.amountMax.trim()) filter.amountMax = draft.amountMax.trim();
+  if (draft.currency.trim()) filter.currency = draft.currency.trim().toUpperCase();
   if (draft.operation) filter.action = draft.operation;
   if (draft.state === 'pending') filter.pending = true;
   else if (draft.state) filter.state = draft.state as JournalFilterInput['state'];
@@ -145,6 +164,35 @@ export function JournalFilters({
       </span>
     ) : null;
 
+  /**
+   * A typed filter: plain text (never type=email or type=number, which a browser would check
+   * or round before the search sees it), with an example as its placeholder.
+   */
+  const typed = (
+    name: 'orderRef' | 'email' | 'cardLastFour' | 'amount' | 'amountMin' | 'amountMax' | 'currency',
+    label: string,
+    options: { placeholder?: string; inputMode?: 'numeric' | 'decimal'; maxLength?: number } = {},
+  ) => (
+    <div className="field">
+      <label htmlFor={id(name)}>{label}</label>
+      <input
+        {...aria(name)}
+        aria-describedby={[errorFor(name) ? `${id(name)}-error` : '', id('match-hint')]
+          .filter(Boolean)
+          .join(' ')}
+        type="text"
+        value={draft[name]}
+        spellCheck={false}
+        autoComplete="off"
+        {...(options.placeholder ? { placeholder: options.placeholder } : {})}
+        {...(options.inputMode ? { inputMode: options.inputMode } : {})}
+        {...(options.maxLength ? { maxLength: options.maxLength } : {})}
+        onChange={(e) => set(name, e.target.value)}
+      />
+      {error(name)}
+    </div>
+  );
+
   /** A filter chosen from a list; the empty value means "any". */
   const choice = (
     name: 'operation' | 'state' | 'status' | 'profileId',
@@ -173,28 +221,19 @@ export function JournalFilters({
       onSubmit={submit}
     >
       <div className="filter-grid">
-        <div className="field">
-          <label htmlFor={id('orderRef')}>Shop order id, orderid or action id</label>
-          <input
-            {...aria('orderRef')}
-            value={draft.orderRef}
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => set('orderRef', e.target.value)}
-          />
-          {error('orderRef')}
-        </div>
-        <div className="field">
-          <label htmlFor={id('email')}>Customer email</label>
-          <input
-            {...aria('email')}
-            type="email"
-            value={draft.email}
-            autoComplete="off"
-            onChange={(e) => set('email', e.target.value)}
-          />
-          {error('email')}
-        </div>
+        {typed('orderRef', 'Shop order id, orderid or action id', {
+          placeholder: '1003, demo-sale-10',
+        })}
+        {typed('email', 'Customer email', { placeholder: 'maria' })}
+        {typed('cardLastFour', 'Card’s last four', {
+          inputMode: 'numeric',
+          maxLength: 4,
+          placeholder: '1111',
+        })}
+        {typed('amount', 'Amount', { inputMode: 'decimal', placeholder: '14.25' })}
+        {typed('amountMin', 'Amount from', { inputMode: 'decimal' })}
+        {typed('amountMax', 'Amount to', { inputMode: 'decimal' })}
+        {typed('currency', 'Currency', { maxLength: 3, placeholder: 'EUR' })}
         {choice('operation', 'Operation', 'Any operation', ACTIONS)}
         {choice('state', 'State', 'Any state', STATES)}
         {choice(
@@ -234,6 +273,11 @@ export function JournalFilters({
           {error('to')}
         </div>
       </div>
+      <p className="field-hint" id={id('match-hint')}>
+        An id matches from its start (1003 finds 100345), an e-mail by any part of it (maria). An
+        amount is read in each currency&rsquo;s decimals: 14.25 finds 14.25 EUR and 14.250 KWD, and
+        no JPY amount.
+      </p>
       <p className="field-hint" id={id('days-hint')}>
         Days run from midnight to midnight in this desk&rsquo;s time zone (UTC{offsetOf(new Date())}
         ); the CSV gives every time with its offset.

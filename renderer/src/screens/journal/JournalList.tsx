@@ -3,6 +3,12 @@
 // area is scaled when the rows would be taller than a browser allows: useScaledRows.ts). The
 // scroll area is one focusable region: arrow keys, Page Up/Down, Home and End scroll it; links
 // inside are reachable with Tab. "Go to date" shows the newest entry of a day.
+//
+// Nothing that identifies an entry is cut: a shop order id and a reason wrap onto a second line,
+// and a cell's whole text is in the page (a copy takes it all) and in its tooltip. Where the
+// list is narrow (a 200% zoom, a small window) the columns a clerk can do without give way,
+// the operator first and the error last, so the time, what was done, the shop's id, the amount
+// and the status always show (journal.css, container queries on the list's width).
 
 import { useRef } from 'react';
 
@@ -19,16 +25,17 @@ import { useScaledRows } from './useScaledRows';
 const ROW_HEIGHT = 40;
 const HEADER_HEIGHT = 38;
 
+/** Each column's header and its class (journal.css gives each its width and when it gives way). */
 const COLUMNS = [
-  'Time',
-  'Operator',
-  'Operation',
-  'Shop order id',
-  'orderid',
-  'Amount',
-  'Reason',
-  'Status',
-  'Error',
+  ['Time', 'c-time'],
+  ['Operator, profile', 'c-who'],
+  ['Operation', 'c-operation'],
+  ['Shop order id', 'c-shop'],
+  ['orderid', 'c-orderid'],
+  ['Amount', 'c-amount num'],
+  ['Reason', 'c-reason'],
+  ['Status', 'c-status'],
+  ['Error', 'c-error'],
 ] as const;
 
 function StatusPill({ row }: { row: JournalRow }) {
@@ -77,15 +84,26 @@ function Cells({ row, onOpen }: { row: JournalRow; onOpen: (clientOrderId: strin
       : undefined;
   const amount = row.amount ? `${groupThousands(row.amount)} ${row.currency ?? ''}`.trim() : '';
   const reason = [row.reason, row.note].filter(Boolean).join(': ');
+  const time = localTimeWithOffset(row.createdAt);
+  const day = time.slice(0, 10);
+  const shopTitle = [
+    row.targetClientOrderId ? `Shop order id ${row.targetClientOrderId}` : 'No shop order id',
+    row.email,
+    `Paydesk's action id ${row.clientOrderId}`,
+  ]
+    .filter(Boolean)
+    .join('; ');
   return (
     <>
-      <span role="cell" className="mono-num journal-time">
-        {localTimeWithOffset(row.createdAt)}
+      <span role="cell" className="mono-num journal-time c-time" title={time}>
+        <span className="line">{day}</span>
+        <span className="line">{time.slice(11)}</span>
       </span>
-      <span role="cell" title={row.operator}>
-        {row.operator}
+      <span role="cell" className="c-who" title={`${row.operator}, profile ${row.profileName}`}>
+        <span className="line">{row.operator}</span>
+        <span className="line muted">{row.profileName}</span>
       </span>
-      <span role="cell" title={`Gateway operation ${row.operation}`}>
+      <span role="cell" className="c-operation" title={`Gateway operation ${row.operation}`}>
         <button
           type="button"
           className="link-button"
@@ -95,14 +113,10 @@ function Cells({ row, onOpen }: { row: JournalRow; onOpen: (clientOrderId: strin
           {row.actionLabel}
         </button>
       </span>
-      <span
-        role="cell"
-        className="mono"
-        title={`${row.email ? `${row.email}; ` : ''}Paydesk's action id ${row.clientOrderId}`}
-      >
+      <span role="cell" className="mono c-shop wraps" title={shopTitle}>
         {row.targetClientOrderId ?? '—'}
       </span>
-      <span role="cell" className="mono" title={own}>
+      <span role="cell" className="mono c-orderid" title={own ?? target ?? undefined}>
         {target ? (
           <a
             href={hrefOf({ screen: 'lookup', param: target })}
@@ -114,16 +128,16 @@ function Cells({ row, onOpen }: { row: JournalRow; onOpen: (clientOrderId: strin
           '—'
         )}
       </span>
-      <span role="cell" className="num money">
+      <span role="cell" className="num money c-amount" title={amount || undefined}>
         {amount || '—'}
       </span>
-      <span role="cell" title={reason}>
+      <span role="cell" className="c-reason wraps" title={reason || undefined}>
         {reason}
       </span>
-      <span role="cell">
+      <span role="cell" className="c-status">
         <StatusPill row={row} />
       </span>
-      <span role="cell" className="error-text" title={row.errorMessage ?? undefined}>
+      <span role="cell" className="error-text c-error wraps" title={row.errorMessage ?? undefined}>
         {row.errorMessage}
       </span>
     </>
@@ -177,9 +191,9 @@ export function JournalList({
           style={{ height: list.height }}
         >
           <div className="journal-row journal-head" role="row" aria-rowindex={1}>
-            {COLUMNS.map((c) => (
-              <span key={c} role="columnheader" className={c === 'Amount' ? 'num' : undefined}>
-                {c}
+            {COLUMNS.map(([name, className]) => (
+              <span key={name} role="columnheader" className={className}>
+                {name}
               </span>
             ))}
           </div>

@@ -1,7 +1,9 @@
-// The journal: everything Paydesk sent, searchable, virtualized for 100,000 entries, and
-// exported to CSV with the same filter. #/journal/pending opens it on the entries whose final
+// The journal: everything Paydesk sent, searchable, virtualized for 100,000 entries, with the
+// totals of what the filter shows beside the list, and exported to CSV with the same filter
+// (its totals in a file beside it). #/journal/pending opens it on the entries whose final
 // status the gateway still owes (the header's pending counter links there); #/journal/entry:<id>
-// on one entry, opened (an order page's timeline links there).
+// on one entry, opened (an order page's timeline links there). The list takes the window's
+// height that the form above leaves, and never less than most of it.
 
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -15,6 +17,7 @@ import { formatCount, plural } from '../../format';
 import { draftOfPreset, entryOfPreset, filterOf, JournalFilters } from './JournalFilters';
 import { EntryDetail } from './EntryDetail';
 import { JournalList } from './JournalList';
+import { JournalTotals } from './JournalTotals';
 import './journal.css';
 
 export function JournalScreen({ preset }: { preset?: string }) {
@@ -100,15 +103,25 @@ function JournalView({ preset }: { preset?: string }) {
         (exportCsv.data.saved ? (
           <Notice kind="success">
             Exported {plural(exportCsv.data.count, 'entry', 'entries')} to{' '}
-            <span className="mono">{exportCsv.data.path ?? 'the chosen file'}</span>.
+            <span className="mono">{exportCsv.data.path ?? 'the chosen file'}</span>
+            {exportCsv.data.totalsPath ? (
+              <>
+                , their totals per currency to{' '}
+                <span className="mono">{exportCsv.data.totalsPath}</span>
+              </>
+            ) : null}
+            .
           </Notice>
         ) : (
           <Notice kind="info">Not exported: the save dialog was closed.</Notice>
         ))}
       {exportCsv.error && <ErrorNotice error={exportCsv.error} title="Not exported:" />}
+      {total !== 0 && <JournalTotals filter={filter} />}
       {/* A new filter starts at the top of a new list. */}
       {total !== 0 && (
-        <JournalList key={JSON.stringify(filter)} filter={filter} onOpen={setOpenEntry} />
+        <div className="journal-list-area">
+          <JournalList key={JSON.stringify(filter)} filter={filter} onOpen={setOpenEntry} />
+        </div>
       )}
       {openEntry && (
         <EntryDetail clientOrderId={openEntry} onClose={() => setOpenEntry(undefined)} />
