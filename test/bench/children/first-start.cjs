@@ -12,7 +12,7 @@
 
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS, as Electron loads the main bundle */
 
-const { mkdtempSync, rmSync } = require('node:fs');
+const { existsSync, mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -34,6 +34,9 @@ async function main() {
     onStep: (step) => steps.push({ step, at: performance.now() }),
   });
   const ready = performance.now();
+  // Whether the built-in sandbox's state (its database, made with its demo seed) was made on
+  // the way to ready: it should not be.
+  const sandboxStateAtReady = existsSync(join(dataDir, 'sandbox.sqlite'));
   const stepMs = {};
   steps.forEach(({ step, at }, i) => {
     stepMs[step] = (steps[i + 1]?.at ?? ready) - at;
@@ -71,6 +74,7 @@ async function main() {
       keyMs,
       lookupMs,
       stepMs,
+      sandboxStateAtReady,
     }),
   );
   await services.close();
