@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { findCardData } from './card-data';
 import { backupCalls, supportCalls } from './backup-contract';
 import { reportCalls } from './report-contract';
+import { reconcileCalls } from './reconcile-contract';
 import { sessionSchema, teamCalls } from './team-contract';
 import { FILTER_TIME_HINT, parseFilterTime } from './time';
 import { ORDERID_MESSAGE, unsafeTextMessage } from './text-rules';
@@ -999,6 +1000,17 @@ export const contract = {
   reports: {
     summary: call(reportCalls.summary.request, reportCalls.summary.result),
     exportCsv: call(reportCalls.exportCsv.request, reportCalls.exportCsv.result),
+  },
+  /** Reconciliation: the journal's entries asked about again at the gateway (reconcile-contract.ts). */
+  reconcile: {
+    create: call(reconcileCalls.create.request, reconcileCalls.create.result),
+    list: call(reconcileCalls.list.request, reconcileCalls.list.result),
+    get: call(reconcileCalls.get.request, reconcileCalls.get.result),
+    findings: call(reconcileCalls.findings.request, reconcileCalls.findings.result),
+    pause: call(reconcileCalls.pause.request, reconcileCalls.pause.result),
+    resume: call(reconcileCalls.resume.request, reconcileCalls.resume.result),
+    saveCsv: call(reconcileCalls.saveCsv.request, reconcileCalls.saveCsv.result),
+    savePdf: call(reconcileCalls.savePdf.request, reconcileCalls.savePdf.result),
   },
   tools: {
     /** Is a callback a shop received genuine? Checked in main with the profile's control key. */

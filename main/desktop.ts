@@ -49,6 +49,8 @@ export interface DesktopDeps {
   keychainBoundMs?: number;
   /** Settings -> Updates: checked only by a packaged app (app.isPackaged). */
   isPackaged?: boolean;
+  /** Prints a page to PDF (main/print-pdf.ts); absent, printing says it needs the desktop app. */
+  printPdf?: (html: string) => Promise<Uint8Array>;
 }
 
 export interface Desktop {
@@ -65,6 +67,7 @@ const FILTERS = {
   csv: [{ name: 'CSV spreadsheet', extensions: ['csv'] }],
   sql: [{ name: 'SQL script', extensions: ['sql'] }],
   json: [{ name: 'Support bundle (JSON)', extensions: ['json'] }],
+  pdf: [{ name: 'PDF document', extensions: ['pdf'] }],
 };
 
 const CLOSING = 'Paydesk is closing; start it again once it has.';
@@ -130,6 +133,7 @@ export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
       copyText: async (text) => {
         await deps.clipboard.writeText(text);
       },
+      ...(deps.printPdf ? { printPdf: deps.printPdf } : {}),
       exportProgress: (progress) => {
         const win = deps.currentWindow();
         if (win) sendEvent(win.webContents, 'journalExportProgress', progress);

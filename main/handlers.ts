@@ -20,7 +20,7 @@ export interface DesktopDeps {
   saveFile(
     suggestedName: string,
     content: FileContent,
-    kind: 'pem' | 'csv' | 'sql' | 'json',
+    kind: 'pem' | 'csv' | 'sql' | 'json' | 'pdf',
   ): Promise<{ saved: boolean; path?: string }>;
   /** The app's log file, for the support bundle's last days of it. */
   logFile?: string;
@@ -32,6 +32,8 @@ export interface DesktopDeps {
    * stop and start them). Absent: the person quits and starts Paydesk again.
    */
   restartSoon?(): void;
+  /** Prints a page's HTML to PDF (Electron's printToPDF, main/print-pdf.ts; the harness's Chromium). */
+  printPdf?(html: string): Promise<Uint8Array>;
   /** Settings -> Updates (main/update/updates.ts). Absent: updates are off (the harness, npm start). */
   updates?: Pick<Updates, 'view' | 'check' | 'install'>;
 }
@@ -312,6 +314,46 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
           await reports.csv(request),
           'csv',
         ),
+    },
+    reconcile: {
+      create: (req) => services.reconcile.create(req),
+      list: () => services.reconcile.list(),
+      get: ({ runId }) => services.reconcile.view(runId),
+      findings: ({ runId }) => services.reconcile.findings(runId),
+      pause: ({ runId }) => services.reconcile.pause(runId),
+      resume: ({ runId, perSecond, atOnce }) =>
+        services.reconcile.resume(
+          runId,
+          perSecond !== undefined || atOnce !== undefined
+            ? {
+                perSecond: perSecond ?? services.reconcile.view(runId).perSecond,
+                atOnce: atOnce ?? services.reconcile.view(runId).atOnce,
+              }
+            : undefined,
+        ),
+      saveCsv: async ({ runId }) =>
+        deps.saveFile(
+          `paydesk-reconciliation-${runId}.csv`,
+          await services.reconcile.csv(runId),
+          'csv',
+        ),
+      savePdf: async ({ runId }) => {
+        if (!deps.printPdf)
+          throw new ServiceError(
+            'INPUT',
+            'Printing to PDF needs the desktop app; save the CSV here, or print from Paydesk itself.',
+          );
+        const html = services.reconcile.html(runId);
+        // Printed once the file is chosen: a cancelled dialog prints nothing.
+        return deps.saveFile(
+          `paydesk-reconciliation-${runId}.pdf`,
+          () =>
+            (async function* () {
+              yield await deps.printPdf!(html);
+            })(),
+          'pdf',
+        );
+      },
     },
     tools: {
       checkCallback: ({ profileId, text }) => services.callbacks.check(profileId, text),

@@ -8,6 +8,7 @@ import { app, BrowserWindow, clipboard, dialog, Menu, nativeTheme, protocol } fr
 
 import { flushCompileCache } from './compile-cache';
 import { startDesktop, type Desktop } from './desktop';
+import { printHtmlToPdf } from './print-pdf';
 import { READY, RELOADED_MESSAGE, STOP_BOUND_MS, withinBound } from './lifecycle';
 import { paydeskMenuTemplate } from './menu';
 import { registerAppProtocol, registerAppSchemeAsPrivileged } from './protocol';
@@ -78,6 +79,7 @@ async function onReady(): Promise<void> {
     isPackaged: app.isPackaged,
     dialog,
     clipboard,
+    printPdf: printHtmlToPdf,
     currentWindow: () => mainWindow ?? undefined,
     relaunch: () => {
       app.relaunch();

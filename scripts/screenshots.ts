@@ -28,6 +28,7 @@ const { shootNetwork } = await import('../test/e2e/shots/network');
 const { shootMoney } = await import('../test/e2e/shots/money');
 const { shootOrders } = await import('../test/e2e/shots/orders');
 const { shootOrderPage } = await import('../test/e2e/shots/order-page');
+const { shootReconcile } = await import('../test/e2e/shots/reconcile');
 const { shootTeam } = await import('../test/e2e/shots/team');
 const { shootTools } = await import('../test/e2e/shots/tools');
 // Reports: the daily close from a fixed fortnight of entries.
@@ -89,6 +90,7 @@ for (const shoot of [
   shootBackups,
   // Reports: the daily close.
   shootReports,
+  shootReconcile,
 ]) {
   // A fresh first start for each set, so one set's actions never show up in the other's.
   const h = await startHarness();

@@ -70,7 +70,7 @@ async function handleApi(
   try {
     // The body is read before any refusal, so the connection stays usable for the next request.
     const body = await readBody(req);
-    world.received.set(def.name, (world.received.get(def.name) ?? 0) + 1);
+    world.noteRequest(def.name, body);
     world.settleOrders();
     const latency = world.misbehaviour.latencyFor(def.name);
     if (latency > 0) await sleep(latency);

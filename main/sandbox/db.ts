@@ -278,11 +278,13 @@ export class Store {
    */
   private readonly statements: Statements;
   /**
-   * No queued transaction or recurring charge is due before this sandbox time (ms), so a
-   * request can skip the due-work pass without reading the tables. Lowered whenever a due time
-   * is written; recomputed from the tables by refreshDueHint after a pass.
+   * No queued transaction (txDue), or no recurring charge (planDue), is due before this sandbox
+   * time (ms), so a request can skip the due-work pass, or its recurring half, without reading
+   * the tables. Lowered whenever a due time is written; recomputed from the tables after a pass.
+   * Apart: a refund becomes due at once with no delay, and its pass need not read the plans.
    */
-  private dueHint = -Infinity;
+  private txDue = -Infinity;
+  private planDue = -Infinity;
   /**
    * Reads since the last write, for an in-memory database only (no other connection can change
    * it; a file may be changed by another process, so it is always read). A client polling
@@ -324,29 +326,37 @@ export class Store {
   }
 
   private noteDue(values: Record<string, unknown>): void {
-    for (const name of ['due_at', 'next_due_at']) {
-      const at = values[name];
-      if (typeof at === 'bigint' && Number(at) < this.dueHint) this.dueHint = Number(at);
-    }
+    const tx = values.due_at;
+    if (typeof tx === 'bigint' && Number(tx) < this.txDue) this.txDue = Number(tx);
+    const plan = values.next_due_at;
+    if (typeof plan === 'bigint' && Number(plan) < this.planDue) this.planDue = Number(plan);
   }
 
   /** False when no transaction or recurring charge can be due at `now` (no table is read). */
   mayHaveDueWork(now: number): boolean {
-    return now >= this.dueHint;
+    return now >= this.txDue || now >= this.planDue;
   }
 
-  /** Recomputes the earliest due time from the tables (after a due-work pass). */
-  refreshDueHint(): void {
+  /** False when no recurring charge can be due at `now` (no table is read). */
+  recurringMayBeDue(now: number): boolean {
+    return now >= this.planDue;
+  }
+
+  /** Recomputes the earliest due time of queued transactions (after finalizing them). */
+  refreshTransactionsDue(): void {
     const tx = this.statement(
       "SELECT MIN(due_at) AS at FROM transactions WHERE stage = 'queued'",
     ).get() as { at: bigint | null };
+    this.txDue = tx.at === null ? Infinity : Number(tx.at);
+  }
+
+  /** Recomputes both earliest due times from the tables (after a whole due-work pass). */
+  refreshDueHint(): void {
+    this.refreshTransactionsDue();
     const plan = this.statement(
       'SELECT MIN(next_due_at) AS at FROM recurring WHERE repeats_left IS NULL OR repeats_left > 0',
     ).get() as { at: bigint | null };
-    this.dueHint = Math.min(
-      tx.at === null ? Infinity : Number(tx.at),
-      plan.at === null ? Infinity : Number(plan.at),
-    );
+    this.planDue = plan.at === null ? Infinity : Number(plan.at);
   }
 
   /** One transaction wrapper, made once: `db.transaction` builds a new function per call. */

@@ -2,7 +2,13 @@
 // the tests) or from the command line (cli.ts).
 
 export { startSandbox } from './server';
-export type { Sandbox, SandboxOptions, SandboxOrder } from './server';
+export type {
+  OrderAlteration,
+  Sandbox,
+  SandboxOptions,
+  SandboxOrder,
+  SandboxRequest,
+} from './server';
 export { SandboxClock } from './clock';
 export { ERROR_CODES } from './codes';
 export type { ErrorKind } from './codes';

@@ -15,9 +15,9 @@ import type { Merchant, MerchantInput, ResponseFormat } from './merchants';
 import type { Misbehaviour } from './misbehaviour';
 import { pageRoute } from './page-route';
 import { sendText } from './wire';
-import { SandboxWorld, type SandboxOptions } from './world';
+import { SandboxWorld, type SandboxOptions, type SandboxRequest } from './world';
 
-export type { SandboxOptions } from './world';
+export type { SandboxOptions, SandboxRequest } from './world';
 
 /** A read-only view of a recorded transaction, for tests and for main's first-run screens. */
 export interface SandboxOrder {
@@ -33,6 +33,14 @@ export interface SandboxOrder {
   cardRefId?: string;
   pageToken?: string;
   callbacks: { url: string; attempts: number; state: string }[];
+}
+
+export interface OrderAlteration {
+  /** The order's final status becomes declined (or error), with this reason. */
+  status?: 'declined' | 'error';
+  reason?: string;
+  /** The order's amount becomes this, in minor units of its currency. */
+  amountMinor?: bigint;
 }
 
 export interface Sandbox {
@@ -55,6 +63,15 @@ export interface Sandbox {
    * or dropped answer: proof that a request left its sender (tests that kill a sender).
    */
   received(operation: OperationDef['name']): number;
+  /** Read-only: every API request that arrived whole, oldest first, and the order it names. */
+  requests(): readonly SandboxRequest[];
+  /**
+   * Changes a recorded order as only the gateway's own staff could, behind the shop's back (for
+   * reconciliation tests and training): a final status declined after approval, or an amount
+   * altered. Refunds, voids and captures made elsewhere are made through the API itself, by any
+   * client of the merchant. Throws RangeError for an order it does not hold.
+   */
+  alterOrder(orderid: string, change: OrderAlteration): SandboxOrder;
   /** Read-only: the card references and subscriptions an endpoint has. */
   cardRefs(endpointId: string): { id: string; sourceOrderId?: string }[];
   subscriptions(
@@ -243,6 +260,7 @@ function handleOf(
     merchants: () => world().registry.all(),
     misbehave: (next) => world().misbehaviour.set(next),
     received: (operation) => world().received.get(operation) ?? 0,
+    requests: () => [...world().requestLog],
     runDueWork: () => world().runDueWork(),
     cardRefs: (endpointId) =>
       world()
@@ -260,30 +278,50 @@ function handleOf(
           cardRefId: String(r.card_ref_id),
           nextDueAt: Number(r.next_due_at),
         })),
-    orders: (endpointId) => {
-      const { store, engine } = world();
-      return store.listTx(endpointId).map((tx) => ({
-        orderid: String(tx.id),
-        clientOrderId: tx.client_orderid,
-        endpointId: tx.endpoint_id,
-        kind: tx.kind,
-        status: tx.status,
-        orderStage: engine.orderStage(tx),
-        amountMinor: tx.amount_minor,
-        currency: tx.currency,
-        ...(tx.parent_id !== null ? { parentOrderId: String(tx.parent_id) } : {}),
-        ...((tx.card_ref_id ?? store.cardRefOfTx(tx.id)?.id)
-          ? { cardRefId: String(tx.card_ref_id ?? store.cardRefOfTx(tx.id)?.id) }
+    alterOrder(orderid, change) {
+      const { store } = world();
+      const tx = /^\d+$/.test(orderid) ? store.tx(BigInt(orderid)) : undefined;
+      if (!tx) throw new RangeError(`The sandbox holds no order ${orderid}.`);
+      if (change.amountMinor !== undefined && change.amountMinor <= 0n)
+        throw new RangeError("An order's amount stays above zero.");
+      store.updateTx(tx.id, {
+        ...(change.status
+          ? {
+              status: change.status,
+              decline_code: change.status === 'declined' ? '05' : '99',
+              decline_reason: change.reason ?? 'Declined by the issuer after approval',
+            }
           : {}),
-        ...(tx.page_token ? { pageToken: tx.page_token } : {}),
-        callbacks: store
-          .callbacksOf(tx.id)
-          .map((c) => ({ url: c.url, attempts: Number(c.attempts), state: c.state })),
-      }));
+        ...(change.amountMinor !== undefined ? { amount_minor: change.amountMinor } : {}),
+      });
+      return orderView(store.tx(tx.id) as TxRow);
     },
+    orders: (endpointId) => world().store.listTx(endpointId).map(orderView),
     async close() {
       if (lazy.isClosed) return;
       await lazy.close(stopServing);
     },
   };
+
+  function orderView(tx: TxRow): SandboxOrder {
+    const { store, engine } = world();
+    return {
+      orderid: String(tx.id),
+      clientOrderId: tx.client_orderid,
+      endpointId: tx.endpoint_id,
+      kind: tx.kind,
+      status: tx.status,
+      orderStage: engine.orderStage(tx),
+      amountMinor: tx.amount_minor,
+      currency: tx.currency,
+      ...(tx.parent_id !== null ? { parentOrderId: String(tx.parent_id) } : {}),
+      ...((tx.card_ref_id ?? store.cardRefOfTx(tx.id)?.id)
+        ? { cardRefId: String(tx.card_ref_id ?? store.cardRefOfTx(tx.id)?.id) }
+        : {}),
+      ...(tx.page_token ? { pageToken: tx.page_token } : {}),
+      callbacks: store
+        .callbacksOf(tx.id)
+        .map((c) => ({ url: c.url, attempts: Number(c.attempts), state: c.state })),
+    };
+  }
 }

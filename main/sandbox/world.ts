@@ -48,6 +48,15 @@ export interface SandboxOptions {
   opens?: 'at-start' | 'when-used';
 }
 
+/** One request as the sandbox's request log keeps it. */
+export interface SandboxRequest {
+  operation: string;
+  orderid?: string;
+  clientOrderId?: string;
+}
+
+const REQUEST_LOG_LIMIT = 200_000;
+
 export class SandboxWorld {
   readonly registry = new MerchantRegistry();
   readonly clock = new SandboxClock();
@@ -58,6 +67,12 @@ export class SandboxWorld {
   readonly visibility = new VisibilityDelay();
   /** Requests that arrived whole, by operation, before any latency, fault or dropped answer. */
   readonly received = new Map<string, number>();
+  /**
+   * Every API request that arrived whole, oldest first, with the order it names: what a test
+   * reads to prove which requests a client sent (reconciliation sends only `status`). The
+   * newest REQUEST_LOG_LIMIT are kept.
+   */
+  readonly requestLog: SandboxRequest[] = [];
   private readonly defaultFormat: ResponseFormat;
   private closed = false;
 
@@ -101,13 +116,17 @@ export class SandboxWorld {
    * Final statuses and recurring charges whose time has come, synchronously, so an answer
    * never reports an order as it was before its due time. Costs nothing when nothing is due
    * (an in-memory check), which is every request but the few right after a due time: the
-   * background tick does the pass otherwise.
+   * background tick does the pass otherwise. The recurring plans are read only when one of
+   * them may be due.
    */
   settleOrders(): void {
-    if (!this.store.mayHaveDueWork(this.clock.now())) return;
+    const now = this.clock.now();
+    if (!this.store.mayHaveDueWork(now)) return;
+    const plans = this.store.recurringMayBeDue(now);
     this.engine.finalizeDue();
-    if (chargeDueRecurring(this.engine) > 0) this.engine.finalizeDue();
-    this.store.refreshDueHint();
+    if (plans && chargeDueRecurring(this.engine) > 0) this.engine.finalizeDue();
+    if (plans) this.store.refreshDueHint();
+    else this.store.refreshTransactionsDue();
   }
 
   /** Runs the work that is due now and waits for the callbacks it sends. */
@@ -136,6 +155,20 @@ export class SandboxWorld {
     await stopServing();
     await this.dispatcher.idle();
     this.store.db.close();
+  }
+
+  /** Counts and logs a request that arrived whole, before anything is checked. */
+  noteRequest(operation: string, body: Buffer): void {
+    this.received.set(operation, (this.received.get(operation) ?? 0) + 1);
+    const fields = new URLSearchParams(body.toString('utf8'));
+    const orderid = fields.get('orderid');
+    const clientOrderId = fields.get('client_orderid');
+    if (this.requestLog.length >= REQUEST_LOG_LIMIT) this.requestLog.shift();
+    this.requestLog.push({
+      operation,
+      ...(orderid !== null ? { orderid } : {}),
+      ...(clientOrderId !== null ? { clientOrderId } : {}),
+    });
   }
 
   get isClosed(): boolean {

@@ -18,6 +18,7 @@ import { BackupService } from './backups';
 import { openDeskStore, type RestoreReport } from './desk-store';
 import { supportBundle } from './support-bundle';
 import { BatchService } from './batch/batch';
+import { ReconcileService } from './reconcile/reconcile';
 import { CardService } from './cards';
 import { CallbackService } from './callbacks';
 import { Connections, defaultClientFactory } from './connection';
@@ -150,7 +151,17 @@ export class PaydeskServices {
     readonly network: NetworkSettings,
     /** What a restart would interrupt now (Settings -> Updates waits for nothing of it). */
     readonly inFlightNow: () => Promise<InFlightNow>,
+    /** Reconciliation runs: the journal's entries asked about again at the gateway. */
+    readonly reconcile: ReconcileService,
   ) {}
+
+  /**
+   * The built-in sandbox while it runs: for training, and for the screenshots that change its
+   * orders behind the desk's back (Sandbox.alterOrder). Never a real gateway.
+   */
+  get builtInSandbox(): Sandbox | undefined {
+    return this.sandbox;
+  }
 
   static async start(options: StartOptions): Promise<PaydeskServices> {
     const log = options.log ?? silentLogger;
@@ -338,6 +349,12 @@ export class PaydeskServices {
     // reconcile above settles their rows in flight, and the clerk resumes them.
     const batches = new BatchService(db, journal, profiles, orders, { operator: options.operator });
     if (!store.fault) batches.recover();
+    // Reconciliation runs left running by the last process go on (only status is asked); without
+    // the keychain they wait for the next start, as the entries in flight do.
+    const reconcile = new ReconcileService(db, journal, profiles, connections, {
+      operator: options.operator,
+    });
+    if (!store.fault && probe.usable) reconcile.recover();
     const backups = new BackupService({
       db,
       dataDir: options.dataDir,
@@ -395,6 +412,7 @@ export class PaydeskServices {
       },
       network,
       () => inFlightNow(actions, journal, batches),
+      reconcile,
     );
   }
 
@@ -405,6 +423,8 @@ export class PaydeskServices {
     await this.pendingKeys.allSettled();
     onStep('Settling the operations left from the last run');
     await this.reconciled.catch(() => undefined);
+    onStep('Stopping the reconciliation: the status requests under way get their answer');
+    await this.reconcile.close(); // still running: the next start goes on with it
     onStep("Pausing the batch: the rows being sent get the gateway's answer");
     await this.batches.close(); // paused: the rows being sent reach their end first
     onStep(

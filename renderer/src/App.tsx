@@ -27,6 +27,9 @@ const BatchScreen = lazy(() =>
 const JournalScreen = lazy(() =>
   import('./screens/journal/JournalScreen').then((m) => ({ default: m.JournalScreen })),
 );
+const ReconcileScreen = lazy(() =>
+  import('./screens/reconcile/ReconcileScreen').then((m) => ({ default: m.ReconcileScreen })),
+);
 const CallbackCheckScreen = lazy(() =>
   import('./screens/callback-check/CallbackCheckScreen').then((m) => ({
     default: m.CallbackCheckScreen,
@@ -267,6 +270,7 @@ function Frame() {
             {route.screen === 'journal' && (
               <JournalScreen {...(route.param ? { preset: route.param } : {})} />
             )}
+            {route.screen === 'reconcile' && <ReconcileScreen />}
             {route.screen === 'callback-check' && <CallbackCheckScreen />}
             {/* Reports: the daily close. */}
             {route.screen === 'reports' && <ReportsScreen />}

@@ -20,7 +20,9 @@ export type ScreenName =
   | 'team-journal'
   | 'backups'
   | 'network'
-  | 'updates';
+  | 'updates'
+  // Reconciliation (its own block: other screens are added beside it).
+  | 'reconcile';
 
 /** The navigation's groups, by what people do. */
 export const GROUPS = [
@@ -83,6 +85,12 @@ export const SCREENS: readonly { name: ScreenName; label: string; who: string; g
   { name: 'journal', label: 'Journal', who: 'Everything Paydesk sent', group: 'Journal' },
   // Reports: the daily close.
   { name: 'reports', label: 'Reports', who: 'Daily close: totals and charts', group: 'Journal' },
+  {
+    name: 'reconcile',
+    label: 'Reconciliation',
+    who: 'The journal checked against the gateway',
+    group: 'Journal',
+  },
   { name: 'profiles', label: 'Profiles', who: 'Gateway connections', group: 'Admin' },
   { name: 'keys', label: 'Keys', who: 'RSA keys for signing', group: 'Admin' },
   {

@@ -5,6 +5,7 @@
 //   npm run bench                         short run (journal of 100,000 entries)
 //   npm run bench -- --full               the 1,000,000-entry journal
 //   npm run bench -- --only 1,6           some rows (the table's numbers; x = extras)
+//   npm run bench -- --only reconcile     the reconciliation of 10,000 entries
 //   npm run bench -- --write docs/performance.md
 
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { firstRenderRow } from './rows/first-render';
 import { firstStartRow } from './rows/first-start';
 import { journalPagesRow } from './rows/journal-pages';
 import { keysRow } from './rows/keys';
+import { reconcileRow } from './rows/reconcile';
 import { refundsRow } from './rows/refunds';
 import { rendererSizeRow } from './rows/renderer-size';
 // Reports: the daily close (issue 26).
@@ -45,6 +47,7 @@ const ROWS: readonly BenchRow[] = [
   reportsRow,
   // The Journal's searches and totals (issue 26).
   journalFindRow,
+  reconcileRow,
 ];
 
 const { values } = parseArgs({

@@ -41,6 +41,7 @@ describe('window.paydesk in the page', () => {
       'payouts',
       'profiles',
       'recurring',
+      'reports',
       'session',
       'support',
       'team',

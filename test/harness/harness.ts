@@ -97,7 +97,7 @@ async function serveRenderer(): Promise<{ origin: string; close(): Promise<void>
 export interface SavedFile {
   name: string;
   content: string;
-  kind: 'pem' | 'csv' | 'sql' | 'json';
+  kind: 'pem' | 'csv' | 'sql' | 'json' | 'pdf';
 }
 
 export interface Harness {
@@ -247,6 +247,16 @@ export async function startHarness(given: HarnessOptions = {}): Promise<Harness>
         },
         copyText: (text) => {
           clipboard.push(text);
+        },
+        // The reconciliation's page printed by the harness's own Chromium, as Electron's would.
+        printPdf: async (html) => {
+          const printing = await pageRef.current!.context().newPage();
+          try {
+            await printing.setContent(html);
+            return await printing.pdf({ format: 'A4', printBackground: true });
+          } finally {
+            await printing.close();
+          }
         },
         exportProgress: (progress) => {
           void pageRef.current

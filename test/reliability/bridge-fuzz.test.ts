@@ -182,6 +182,21 @@ function plausible(field: string, options: { realProfile: boolean }): fc.Arbitra
       return fc.constantFrom(1, 2, 999, 0, -1, 1.5);
     case 'concurrency':
       return fc.constantFrom(1, 4, 32, 33, 0);
+    case 'runId':
+      return fc.constantFrom(1, 2, 999, 0, -1, 1.5);
+    case 'perSecond':
+      return fc.constantFrom(5, 0.1, 500, 501, 0, -1, Number.NaN);
+    case 'atOnce':
+      return fc.constantFrom(1, 4, 256, 257, 0, 1.5);
+    case 'from':
+    case 'to':
+      return fc.oneof(
+        {
+          weight: 3,
+          arbitrary: fc.constantFrom('2026-01-01', '2099-12-31T23:59', '2026-02-30', ''),
+        },
+        { weight: 1, arbitrary: hostileString },
+      );
     case 'fileName':
       return fc.oneof(hostileString, fc.constantFrom('refunds.csv', ''));
     case 'text':
@@ -424,6 +439,14 @@ const SHAPES: Record<string, string[]> = {
   'updates.install': [],
   'reports.summary': ['from', 'to', 'profileId'],
   'reports.exportCsv': ['from', 'to', 'profileId'],
+  'reconcile.create': ['profileId', 'from', 'to', 'perSecond', 'atOnce'],
+  'reconcile.list': [],
+  'reconcile.get': ['runId'],
+  'reconcile.findings': ['runId'],
+  'reconcile.pause': ['runId'],
+  'reconcile.resume': ['runId', 'perSecond', 'atOnce'],
+  'reconcile.saveCsv': ['runId'],
+  'reconcile.savePdf': ['runId'],
 };
 
 function shaped(fields: string[], options: { realProfile: boolean }): fc.Arbitrary<unknown> {

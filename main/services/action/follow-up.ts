@@ -41,7 +41,7 @@ export class FollowUps {
     if (!this.settler().askable(entry)) return;
     const stop = new AbortController();
     this.stops.add(stop);
-    const done = this.followToEnd(client, entry.clientOrderId, stop.signal)
+    const done = this.followToEnd(client, entry, stop.signal)
       // Stopped, or refused by the gateway: the entry stays in flight; a retry or the next
       // start asks again.
       .catch(async () => (await this.journal.get(entry.clientOrderId).catch(() => entry)) ?? entry)
@@ -71,9 +71,10 @@ export class FollowUps {
 
   private async followToEnd(
     client: GatewayClient,
-    clientOrderId: string,
+    entry: JournalEntry,
     signal: AbortSignal,
   ): Promise<JournalEntry> {
+    const { clientOrderId } = entry;
     const settler = this.settler();
     const now = this.wait.now ?? Date.now;
     const pause = this.wait.sleep ?? abortableSleep;
@@ -88,9 +89,11 @@ export class FollowUps {
     let seenSince: number | undefined;
     let checks = 0;
     for (let attempt = 1; ; attempt++) {
-      let current: JournalEntry | undefined;
+      // The first ask starts from the entry as its caller just wrote or read it (not read back
+      // again); the entry is read before anything is written by what `status` said.
+      let current: JournalEntry | undefined = attempt === 1 ? entry : undefined;
       try {
-        current = await this.journal.get(clientOrderId);
+        current ??= await this.journal.get(clientOrderId);
       } catch (error) {
         await storeAway(error, attempt);
         continue;

@@ -103,12 +103,18 @@ export class Settler {
     status: StatusResponse,
   ): Promise<JournalEntry> {
     const rule = outcomeRule(entry.operation);
-    let current = await this.journal.acknowledge(
-      entry.clientOrderId,
-      status.orderId,
-      rule.seenResult?.(status),
-    );
     const final = rule.finalOf(status);
+    // An entry already acknowledged whose status is final goes straight to final: the
+    // acknowledgement would repeat a state it is in (one commit per change of state). The final
+    // answer carries the orderid and result an acknowledgement would add.
+    let current =
+      final && entry.state === 'acknowledged'
+        ? entry
+        : await this.journal.acknowledge(
+            entry.clientOrderId,
+            status.orderId,
+            rule.seenResult?.(status),
+          );
     if (final && current.state !== 'refused') {
       current = await this.journal.finish(entry.clientOrderId, {
         status: final.status,

@@ -216,7 +216,14 @@ export class OrderService {
     const note = request.note?.trim();
     const requested = (currency: string | undefined) =>
       kind === 'capture' || kind === 'refund' ? this.requestedAmount(request, currency) : undefined;
-    return this.path.run({
+    // The order read before acting is remembered (recent orders). On the desk's SQLite the plan
+    // runs inside the transaction that writes the action's entry ahead, and the row joins that
+    // commit. Otherwise (a team's journal: nothing slow while the order is held) it is written
+    // once the action is done; and again on its own when the action fails or is refused (the
+    // plan's write may have been rolled back with it).
+    let seen: StatusResponse | undefined;
+    let joined = false;
+    const run = this.path.run({
       what: `send a ${kind}`,
       profileId: request.profileId,
       clientOrderId: request.clientOrderId,
@@ -246,7 +253,7 @@ export class OrderService {
         if (checked && checked.orderId === request.orderid)
           return { status: checked, amount: requested(checked.currency) };
         const status = await client.status({ orderid: request.orderid });
-        this.remember(request.profileId, status);
+        seen = status;
         return { status, amount: requested(status.currency) };
       },
       // The order is held while the rules read the journal and the entry is written: a second
@@ -295,6 +302,10 @@ export class OrderService {
         // A void moves the whole order: the journal records that amount, though none is sent.
         if (kind === 'void')
           amountMinor = figures.amountMinor > 0n ? figures.amountMinor : undefined;
+        if (this.db.inTransaction) {
+          this.remember(request.profileId, status);
+          joined = true;
+        }
         return {
           operation,
           fields,
@@ -313,6 +324,16 @@ export class OrderService {
         };
       },
     });
+    return run.then(
+      (result) => {
+        if (seen && !joined) this.remember(request.profileId, seen);
+        return result;
+      },
+      (error: unknown) => {
+        if (seen) this.remember(request.profileId, seen);
+        throw error;
+      },
+    );
   }
 
   /** The amount asked for, read with the order currency's decimals (JPY none, KWD three). */

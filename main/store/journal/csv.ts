@@ -265,8 +265,8 @@ export const TOTALS_COLUMN_NAMES: readonly string[] = [
 ];
 
 /**
- * An export's totals file: the header, then per currency a line for all its actions ("all")
- * and one per action, amounts as exact decimal text of the currency. A file of its own beside
+ * An export's totals file: the header, then per currency a line for all its actions ("all",
+ * counts only when it spans several actions) and one per action, amounts as exact decimal text of the currency. A file of its own beside
  * the entries', so each stays one table a program reads with its own header.
  */
 export function totalsCsvLines(totals: JournalTotals, line: CsvLine): string {
@@ -283,7 +283,12 @@ export function totalsCsvLines(totals: JournalTotals, line: CsvLine): string {
       amount(t.open.minor),
       String(t.notMoved),
     ];
-    text += line(cells('all', c));
+    // The "all" line counts; its amounts are left empty when it spans several actions, since a
+    // capture and a refund added together are no figure of anything.
+    const mixed = c.byAction.length > 1;
+    const all = cells('all', c);
+    if (mixed) all[4] = all[6] = '';
+    text += line(all);
     for (const a of c.byAction) text += line(cells(actionLabel(a.action, a.action), a));
   }
   return text;

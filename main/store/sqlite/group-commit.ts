@@ -74,6 +74,13 @@ export class GroupCommit {
     // Nested in the group's transaction: a savepoint, rolled back by itself when the work throws.
     this.inSavepoint = db.transaction((work: () => unknown) => work());
     const inGroup = db.transaction((group: Queued[], outcomes: Outcome[]) => {
+      // Work alone in its group needs no savepoint: its throw rolls the transaction back, and
+      // flush refuses it with that error, as its savepoint's rollback would have.
+      const [only] = group;
+      if (only && group.length === 1) {
+        outcomes.push({ ok: true, value: only.work() });
+        return;
+      }
       for (const queued of group) {
         try {
           outcomes.push({ ok: true, value: this.inSavepoint(queued.work) });

@@ -206,6 +206,10 @@ export class Journal {
   }
 
   private transact(clientOrderId: string, rule: Rule): JournalEntry {
+    // Inside a transaction already (a group of answers, group-commit.ts, each in its savepoint):
+    // the move is one read and one UPDATE under that transaction's write lock, and a savepoint
+    // of its own would only add two statements.
+    if (this.db.inTransaction) return this.move(clientOrderId, rule);
     this.transactions ??= this.db.transaction((id: string, r: Rule) => this.move(id, r));
     return this.transactions.immediate(clientOrderId, rule);
   }

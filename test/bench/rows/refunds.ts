@@ -1,11 +1,12 @@
 // Rows 2 and 3: refunds through the services (OrderService: status, rules, journal, return,
 // follow-up) against the embedded sandbox with delay 0, sequentially and 16 at a time, against
 // the same status + return calls made by a bare GatewayClient (prepare + sendPrepared, no
-// journal, no rules). Every refund is of its own approved sale, made beforehand.
+// journal, no rules). Every refund is of its own approved sale, made beforehand. And the CPU a
+// refund costs the whole process, with the commits and SQLite calls it makes.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 import { GatewayClient } from '../../../main/gateway/client';
 import { MemorySecretStore } from '../../../main/secrets';
@@ -14,6 +15,7 @@ import { openDatabase } from '../../../main/store/sqlite/database';
 import { Journal } from '../../../main/store/sqlite/journal';
 import { Profiles } from '../../../main/store/sqlite/profiles';
 import type { BenchLine, BenchRow } from '../lib/report';
+import { countSqliteCalls } from '../lib/sqlite-calls';
 import { median, moved, ms, num, now, ratio } from '../lib/stats';
 
 const REPS = 3;
@@ -24,6 +26,10 @@ const WIDTH = 16;
 const REFUND = { amount: '1.00', currency: 'EUR', comment: 'Damaged' };
 
 const RUN_MS = 2_500;
+/** Refunds per run of the CPU figure, runs per side, and refunds whose SQLite calls are counted. */
+const CPU_REFUNDS = 1_000;
+const CPU_REPS = 2;
+const COUNTED = 200;
 
 /**
  * Takes up to `count` items off `source` and runs `task` on them, at most `width` at a time,
@@ -164,20 +170,26 @@ export const refundsRow: BenchRow = {
         if (pool.length < count) pool.push(...(await sales(count - pool.length)));
       };
 
-      const viaServices = async (count: number, width: number) => {
+      const viaServices = async (count: number, width: number, maxMs = RUN_MS) => {
         await fill(count);
         const opened: string[] = [];
-        const perSecond = await rate(pool, count, width, async (orderid) => {
-          const { clientOrderId } = services.orders.openAction();
-          opened.push(clientOrderId);
-          await services.orders.refund({
-            profileId,
-            orderid,
-            clientOrderId,
-            amount: REFUND.amount,
-            reason: REFUND.comment,
-          });
-        });
+        const perSecond = await rate(
+          pool,
+          count,
+          width,
+          async (orderid) => {
+            const { clientOrderId } = services.orders.openAction();
+            opened.push(clientOrderId);
+            await services.orders.refund({
+              profileId,
+              orderid,
+              clientOrderId,
+              amount: REFUND.amount,
+              reason: REFUND.comment,
+            });
+          },
+          maxMs,
+        );
         // Untimed: let the background follow-ups end so they do not land in the next run.
         await Promise.race([
           Promise.all(opened.map((id) => services.orders.settled(id))),
@@ -187,18 +199,42 @@ export const refundsRow: BenchRow = {
       };
       // `followed`: the bare client also asks `status` once more after the return, as the
       // services' follow-up does to learn the refund's final status (the like-for-like extra).
-      const viaBareClient = async (count: number, width: number, followed = false) => {
+      const viaBareClient = async (
+        count: number,
+        width: number,
+        followed = false,
+        maxMs = RUN_MS,
+      ) => {
         await fill(count);
-        return rate(pool, count, width, async (orderid) => {
-          const status = await bare.status({ orderid });
-          if (status.status !== 'approved') throw new Error(`order ${orderid} is ${status.status}`);
-          const ack = await bare.call('RETURN', {
-            client_orderid: `bench-return-${++serial}`,
-            orderid,
-            ...REFUND,
-          });
-          if (followed) await bare.status({ orderid: ack.orderId ?? orderid });
-        });
+        return rate(
+          pool,
+          count,
+          width,
+          async (orderid) => {
+            const status = await bare.status({ orderid });
+            if (status.status !== 'approved')
+              throw new Error(`order ${orderid} is ${status.status}`);
+            const ack = await bare.call('RETURN', {
+              client_orderid: `bench-return-${++serial}`,
+              orderid,
+              ...REFUND,
+            });
+            if (followed) await bare.status({ orderid: ack.orderId ?? orderid });
+          },
+          maxMs,
+        );
+      };
+
+      /**
+       * CPU time of the whole process (every thread: libuv's fsyncs, the embedded sandbox) per
+       * item of `run`, which makes its own fixtures first (untimed: fill is done before).
+       */
+      const cpuPer = async (count: number, run: () => Promise<unknown>) => {
+        await fill(count);
+        const before = process.cpuUsage();
+        await run();
+        const used = process.cpuUsage(before);
+        return (used.user + used.system) / 1000 / count;
       };
 
       context.log('rows 2-3: making approved sales to refund (each run makes what it needs first)');
@@ -227,6 +263,31 @@ export const refundsRow: BenchRow = {
         fsyncs.push(writeAheadCommitMs(dataDir, rep));
       }
       if (repeated) context.log(`rows 2-3: ${repeated} repetition(s) added, the reference moved`);
+
+      // CPU per refund: sequential runs of CPU_REFUNDS, services and the bare client that also
+      // follows, interleaved; then what a refund asks of SQLite, counted apart (counting costs).
+      context.log(`rows 2-3: CPU per refund (${CPU_REFUNDS} refunds a run)`);
+      const cpu = { project: [] as number[], reference: [] as number[] };
+      for (let rep = 0; rep < CPU_REPS; rep++) {
+        cpu.project.push(await cpuPer(CPU_REFUNDS, () => viaServices(CPU_REFUNDS, 1, Infinity)));
+        cpu.reference.push(
+          await cpuPer(CPU_REFUNDS, () => viaBareClient(CPU_REFUNDS, 1, true, Infinity)),
+        );
+      }
+      await fill(COUNTED);
+      const counting = countSqliteCalls();
+      await viaServices(COUNTED, 1, Infinity);
+      const counted = counting.stop();
+      const perRefund = (map: Map<string, number>, name: string) =>
+        [...map].filter(([file]) => basename(file) === name).reduce((n, [, v]) => n + v, 0) /
+        COUNTED;
+      const sql = {
+        desk: perRefund(counted.calls, 'paydesk.sqlite'),
+        commits: perRefund(counted.commits, 'paydesk.sqlite'),
+        sandbox: perRefund(counted.calls, 'sandbox.sqlite'),
+        deskMs: perRefund(counted.ms, 'paydesk.sqlite'),
+      };
+      const c = { project: median(cpu.project), reference: median(cpu.reference) };
       const f = {
         sequential: median(followed.sequential),
         concurrent: median(followed.concurrent),
@@ -263,6 +324,15 @@ export const refundsRow: BenchRow = {
           ratio: `${ratio(s.project, f.sequential)}; ${ratio(p.project, f.concurrent)}`,
           target: '',
           note: `the same runs as rows 2 and 3, with a third bare series interleaved: after the return the bare client asks \`status\` once, as the services' follow-up does to learn the refund's final status (the embedded sandbox with delay 0 answers it final), so both sides make the same three requests to the same in-process sandbox; the difference left is the journal (write-ahead, answers), the rules and the follow-up's bookkeeping`,
+        },
+        {
+          figure: 'CPU per refund (all threads)',
+          project: `${ms(c.project)}; ${num(sql.commits, 1)} commits, ${num(sql.desk, 1)} SQLite calls on the desk's database taking ${ms(sql.deskMs)} (${num(sql.sandbox, 1)} in the sandbox's)`,
+          reference: `bare client, status + return + status: ${ms(c.reference)}`,
+          ratio: ratio(c.project, c.reference),
+          target: '<= 2.5 ms',
+          met: c.project <= 2.5,
+          note: `process.cpuUsage (user + system, every thread of the process: libuv's fsyncs and the embedded sandbox included) around ${CPU_REFUNDS} sequential refunds through the services and their follow-ups to the final status (awaited), divided by ${CPU_REFUNDS}; ${CPU_REPS} runs per side, interleaved with the bare client that also follows, medians. Commits and SQLite calls (statements run, transactions' BEGIN, SAVEPOINT, RELEASE and COMMIT, pragmas) counted by wrapping better-sqlite3's statements during ${COUNTED} more refunds, apart from the timed runs, with the wall time spent inside them (test/bench/lib/sqlite-calls.ts); one of the desk's calls is the bench's own read of each settled entry`,
         },
         {
           figure: "(extra) one refund's write-ahead commit (journal entry, fsync'd)",

@@ -1,5 +1,6 @@
-// The totals of whatever the journal's filter shows, per currency, beside the list: what moved
-// (approved), what may still move (open: the gateway's final word is owed, so the moved sum is
+// The totals of whatever the journal's filter shows, per currency and action, beside the list:
+// what moved (approved; per action when there are several, never one sum of captures and
+// refunds), what may still move (open: the gateway's final word is owed, so the moved sum is
 // "at least" until it comes) and how many did not move. Per action on request. Main adds the
 // minor units per currency (main/store/journal/totals.ts); this only shows its text, so two
 // currencies are never added together here. Totals read every matching entry, so a busy
@@ -32,13 +33,31 @@ function CurrencyLine({ c }: { c: CurrencyTotals }) {
       </li>
     );
   }
+  const currency = c.currency;
   return (
     <li className="totals-line">
-      <span className="totals-currency">{c.currency}</span>
-      <span>
-        <strong className="mono-num">{money(c.approved.amount, c.currency)}</strong> approved (
-        {plural(c.approved.count, 'entry', 'entries')})
-      </span>
+      <span className="totals-currency">{currency}</span>
+      {c.byAction.length > 1 ? (
+        // Captures, refunds and payouts move money in different directions: one sum of them
+        // would mean nothing, so each action's approved sum is said on its own.
+        <span>
+          {plural(c.approved.count, 'entry', 'entries')} approved:{' '}
+          {c.byAction
+            .filter((a) => a.approved.count > 0)
+            .map((a, i) => (
+              <span key={a.action}>
+                {i > 0 && ' · '}
+                {a.label} <strong className="mono-num">{money(a.approved.amount, currency)}</strong>{' '}
+                ({a.approved.count})
+              </span>
+            ))}
+        </span>
+      ) : (
+        <span>
+          <strong className="mono-num">{money(c.approved.amount, c.currency)}</strong> approved (
+          {plural(c.approved.count, 'entry', 'entries')})
+        </span>
+      )}
       {c.open.count > 0 && (
         <span className="totals-open">
           {plural(c.open.count, 'entry', 'entries')} still owed an answer:{' '}

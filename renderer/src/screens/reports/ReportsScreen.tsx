@@ -64,7 +64,7 @@ export function ReportsScreen() {
         <a href="#/reports" aria-current="page">
           Daily close
         </a>
-        {/* The reconciliation against the gateway (issue 26) takes its tab here. */}
+        <a href="#/reconcile">Reconciliation</a>
       </nav>
       <p className="screen-intro">
         What was captured, refunded, voided, paid out and rebilled, from the journal: per currency,

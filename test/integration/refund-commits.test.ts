@@ -1,0 +1,86 @@
+// What a refund writes to the desk's disk: one commit for each change of its journal entry
+// (written ahead, acknowledged by the gateway, final), and no more. The recent-orders list is
+// written in the write-ahead entry's commit; an answer that repeats what the entry already says
+// writes nothing. Counted from the WAL file, as the disk sees it, against a sandbox that forgives
+// nothing (a second request would be a second refund; "no record" right after sending).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import type { Sandbox } from '../../main/sandbox';
+import type { OrderService } from '../../main/services/orders/orders';
+import { openDatabase, type Db } from '../../main/store/sqlite/database';
+import { Journal } from '../../main/store/sqlite/journal';
+import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
+import { Profiles } from '../../main/store/sqlite/profiles';
+import { orderDesk } from '../support/order-desk';
+import { CONTROL_KEY } from '../support/samples';
+import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
+import { walCommits } from '../support/wal-commits';
+
+let dir: string;
+let file: string;
+let db: Db;
+let sandbox: Sandbox;
+let orders: OrderService;
+let profileId: string;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'paydesk-refund-commits-'));
+  file = join(dir, 'paydesk.sqlite');
+  db = openDatabase(file);
+  // The WAL keeps every commit of the test: no checkpoint restarts it meanwhile.
+  db.pragma('wal_autocheckpoint = 0');
+  sandbox = await startShopSandbox(CONTROL_KEY);
+  profileId = new Profiles(db).create({
+    name: 'Sandbox',
+    environment: 'sandbox',
+    baseUrl: sandbox.baseUrl,
+    endpointId: '1111',
+    login: 'shop',
+  }).id;
+  const port = new SqliteJournalPort(db, new Journal(db));
+  const wait = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
+  orders = (await orderDesk(db, port, { profileId, wait })).orders;
+});
+
+afterEach(async () => {
+  await orders.close();
+  await sandbox.close();
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a refund on disk', () => {
+  it('commits once per change of its entry: written ahead, acknowledged, final', async () => {
+    const orderid = await approvedOrder(shopClient(sandbox, CONTROL_KEY), 'SALE', '10.00');
+    sandbox.misbehave({ noDedupe: true, visibilityDelayMs: 100 });
+    const before = walCommits(file);
+    const { clientOrderId } = orders.openAction();
+    await orders.refund({ profileId, orderid, clientOrderId, amount: '2.50', reason: 'Damaged' });
+    const settled = await orders.settled(clientOrderId);
+    expect(settled).toMatchObject({ state: 'final', status: 'approved' });
+
+    // Every change a clerk can see in the entry's history, and the order in the recent list.
+    const journal = new Journal(db);
+    expect(journal.history(clientOrderId).map((step) => step.state)).toEqual([
+      'sending',
+      'acknowledged',
+      'final',
+    ]);
+    expect(orders.recentOrders(profileId).map((r) => r.orderId)).toContain(orderid);
+    expect(walCommits(file) - before).toBe(3);
+  });
+
+  it('a refused refund still remembers the order it read', async () => {
+    const orderid = await approvedOrder(shopClient(sandbox, CONTROL_KEY), 'SALE', '10.00');
+    const { clientOrderId } = orders.openAction();
+    await expect(
+      orders.refund({ profileId, orderid, clientOrderId, amount: '10.01', reason: 'Damaged' }),
+    ).rejects.toThrow(/more than what is left/);
+    expect(orders.recentOrders(profileId).map((r) => r.orderId)).toEqual([orderid]);
+  });
+});
