@@ -435,7 +435,7 @@ export class PaydeskServices {
     await this.sandbox?.close();
     onStep('Closing the journal');
     await this.journalAtStart.session.close();
-    await this.backups.close(); // a backup under way finishes before the database closes
+    await this.backups.close(); // a backup under way stops and lets go before the database closes
     this.store.close();
   }
 }

@@ -5,7 +5,9 @@
 // start, after the services have stopped and before the database opens, with the current file
 // kept aside; that start then reconciles the restored journal's entries in flight with the
 // gateway, as every start does. A database the app cannot trust (read-only, damaged, missing)
-// is never backed up: its copy would push real backups out of the retention.
+// is never backed up: its copy would push real backups out of the retention. Quitting does not
+// wait for a backup under way: it is stopped, its unfinished copy removed, and the next start
+// backs up again as usual.
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -77,6 +79,8 @@ export class BackupService {
   private timers: NodeJS.Timeout[] = [];
   private closed = false;
   private running: Promise<BackupFile> | undefined;
+  /** Aborted by close(): a backup under way stops instead of being waited for. */
+  private readonly stopping = new AbortController();
   private lastError: string | undefined;
 
   constructor(private readonly options: BackupServiceOptions) {}
@@ -131,7 +135,9 @@ export class BackupService {
   private async backup(): Promise<BackupFile> {
     const folder = this.folder;
     try {
-      const made = await backupDatabase(this.options.db, folder);
+      const made = await backupDatabase(this.options.db, folder, {
+        signal: this.stopping.signal,
+      });
       const removed = pruneBackups(folder);
       this.lastError = undefined;
       this.options.log.log('info', 'Backed up the database', {
@@ -141,6 +147,12 @@ export class BackupService {
       });
       return made;
     } catch (error) {
+      if (this.stopping.signal.aborted) {
+        this.options.log.log('info', 'The backup under way was stopped: Paydesk is closing', {
+          folder,
+        });
+        throw error;
+      }
       const detail = error instanceof Error ? error.message : String(error);
       this.lastError = `The last backup into ${folder} failed: ${detail}`;
       this.options.log.log('error', 'The database could not be backed up', { folder, error });
@@ -195,10 +207,16 @@ export class BackupService {
     this.options.log.log('info', 'A new, empty journal chosen; begun at the restart');
   }
 
-  /** Stops the schedule and waits for a backup under way (the database closes after this). */
+  /**
+   * Stops the schedule and a backup under way, and waits only for it to let go of its files and
+   * of the database's connection (the database closes after this): not for a large file's check.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers.splice(0)) clearTimeout(timer);
+    this.stopping.abort(
+      new ServiceError('NOT_ALLOWED', 'Paydesk is closing: the backup under way was stopped.'),
+    );
     await this.running?.catch(() => undefined);
   }
 }

@@ -17,6 +17,7 @@ import Database from 'better-sqlite3';
 import { passesLuhn } from '../../common/card-data';
 import type { SecretStore } from '../secrets';
 import { maskPan } from '../store/journal/redact';
+import { readIntegrityOffThread } from '../store/sqlite/backup-check';
 import type { Profiles } from '../store/sqlite/profiles';
 import type { BackupService } from './backups';
 import { TEAM_SECRET_ID } from './team/settings';
@@ -154,19 +155,22 @@ function recentLog(logFile: string | undefined, now: Date, days: number): unknow
   return lines;
 }
 
-/** PRAGMA integrity_check and the journal's counts, on a read-only connection of its own. */
-function databaseCheck(file: string): Record<string, unknown> {
+/**
+ * PRAGMA integrity_check (on a worker thread: seconds on a large journal, and the main thread
+ * keeps answering meanwhile) and the journal's counts, on a read-only connection of its own.
+ */
+async function databaseCheck(file: string): Promise<Record<string, unknown>> {
   let db: Database.Database | undefined;
   try {
+    const found = await readIntegrityOffThread(file);
     db = new Database(file, { readonly: true, fileMustExist: true });
-    const rows = db.pragma('integrity_check') as { integrity_check: string }[];
     const states = db
       .prepare('SELECT state, COUNT(*) AS entries FROM journal GROUP BY state ORDER BY state')
       .all();
     return {
       file,
-      integrityCheck: rows.map((r) => r.integrity_check),
-      schemaVersion: db.pragma('user_version', { simple: true }),
+      integrityCheck: found.integrity,
+      schemaVersion: found.version,
       journalEntriesByState: states,
     };
   } catch (error) {
@@ -214,7 +218,7 @@ export async function supportBundle(
         keyFingerprint: p.keyFingerprint,
       })),
     },
-    database: databaseCheck(sources.databaseFile),
+    database: await databaseCheck(sources.databaseFile),
     log: { days: BUNDLE_LOG_DAYS, lines: recentLog(app.logFile, now, BUNDLE_LOG_DAYS) },
   };
   const redact = textRedactor([...(await knownSecrets(sources)), ...namedSecrets(bundle)]);

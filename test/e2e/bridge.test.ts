@@ -40,6 +40,7 @@ describe('window.paydesk in the page', () => {
       'payLinks',
       'payouts',
       'profiles',
+      'reconcile',
       'recurring',
       'reports',
       'session',

@@ -4,19 +4,25 @@
 // online backup API (better-sqlite3's db.backup) on the app's own connection. It copies a
 // consistent snapshot a few pages at a time, letting the journal's writes go on between steps.
 // The copy is written under a .partial name, switched to a single self-contained file
-// (journal_mode DELETE), proved whole with integrity_check, and only then given its name: a
-// file named paydesk-<time>.sqlite in the folder is always a whole, checked backup.
+// (journal_mode DELETE), proved whole with integrity_check on a worker thread (backup-check.ts:
+// for a large journal that takes seconds the main process's thread cannot spare), and only then
+// given its name: a file named paydesk-<time>.sqlite in the folder is always a whole, checked
+// backup. While SQLite writes the copy, it is flushed to disk on libuv's pool: the copy's last
+// step commits with an fsync of whatever is not on disk yet, which for a large file held the main
+// thread for a large part of a second. A backup can be stopped (Paydesk quitting): the copy stops at its next step, or the
+// check ends early, and the .partial is removed, so quitting never waits for a large file.
 //
 // Retention keeps the newest backup of each of the last 7 days that have one and of each of the
 // last 4 weeks (Monday to Sunday, UTC) that have one; nothing else in the folder is touched.
 
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import Database from 'better-sqlite3';
-
-import { MIGRATIONS } from './migrations';
+import { checkCopyOffThread } from './backup-check';
 import type { Db } from './database';
+
+export { checkBackup } from './backup-check';
 
 export interface BackupFile {
   /** The file's name in the backup folder: paydesk-2026-11-27T12-00-00-000Z.sqlite. */
@@ -31,6 +37,8 @@ export interface BackupOptions {
   /** Pages copied per step; between steps the app's own writes go on. */
   pagesPerStep?: number;
   now?: () => Date;
+  /** Stops the backup: it then rejects with the signal's reason, leaving no file behind. */
+  signal?: AbortSignal;
 }
 
 const NAME = /^paydesk-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.sqlite$/;
@@ -44,9 +52,37 @@ function takenAtOf(name: string): string | undefined {
   return m ? `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z` : undefined;
 }
 
+/** Copy steps between two flushes of the copy (32 MiB at 256 pages of 4 KiB). */
+const STEPS_PER_FLUSH = 32;
+
+/** Flushes `file` to disk every few steps, off the main thread, one flush at a time. */
+function flushAsItGrows(file: string) {
+  let steps = 0;
+  let flushing: Promise<void> | undefined;
+  const flush = async () => {
+    const handle = await open(file, 'r+');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  };
+  return {
+    step(): void {
+      if (++steps % STEPS_PER_FLUSH !== 0 || flushing) return;
+      flushing = flush()
+        .catch(() => undefined) // only an early flush: SQLite's commit syncs the copy anyway
+        .finally(() => (flushing = undefined));
+    },
+    /** Settles once no flush holds the file open (it can then be renamed or removed). */
+    settled: (): Promise<void> => flushing ?? Promise.resolve(),
+  };
+}
+
 /**
  * Backs `db` up into `folder` (made if missing) and returns the new backup. Throws, leaving no
- * file under a backup's name, when the copy cannot be made or does not pass integrity_check.
+ * file under a backup's name, when the copy cannot be made or does not pass integrity_check, or
+ * when `options.signal` stops it.
  */
 export async function backupDatabase(
   db: Db,
@@ -59,10 +95,22 @@ export async function backupDatabase(
   const path = join(folder, name);
   const partial = `${path}.partial`;
   const pages = options.pagesPerStep ?? 256;
+  const { signal } = options;
+  const flusher = flushAsItGrows(partial);
   try {
-    await db.backup(partial, { progress: () => pages });
-    const problem = checkBackup(partial, { makeStandalone: true });
+    signal?.throwIfAborted();
+    await db
+      .backup(partial, {
+        progress: () => {
+          signal?.throwIfAborted(); // better-sqlite3 ends the copy when its progress callback throws
+          flusher.step();
+          return pages;
+        },
+      })
+      .finally(flusher.settled);
+    const problem = await checkCopyOffThread(partial, signal);
     if (problem) throw new Error(`The backup did not pass its integrity check: ${problem}`);
+    signal?.throwIfAborted();
     renameSync(partial, path);
   } catch (error) {
     for (const suffix of ['', '-journal', '-wal', '-shm'])
@@ -70,34 +118,6 @@ export async function backupDatabase(
     throw error;
   }
   return { name, path, takenAt: at.toISOString(), bytes: statSync(path).size };
-}
-
-/**
- * What is wrong with the backup at `file`, or undefined when it opens, passes integrity_check
- * and holds a schema this Paydesk knows. `makeStandalone` switches it out of WAL first, so the
- * backup is one file with no -wal or -shm beside it.
- */
-export function checkBackup(
-  file: string,
-  options: { makeStandalone?: boolean } = {},
-): string | undefined {
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(file, { fileMustExist: true, readonly: !options.makeStandalone });
-    if (options.makeStandalone) db.pragma('journal_mode = DELETE');
-    const rows = db.pragma('integrity_check') as { integrity_check: string }[];
-    const problems = rows.map((r) => r.integrity_check).filter((m) => m !== 'ok');
-    if (problems.length > 0) return problems.slice(0, 3).join('; ');
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > MIGRATIONS.length)
-      return `it was written by a newer Paydesk (schema ${version}); update Paydesk first`;
-    if (version === 0) return 'it is not a Paydesk database';
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    db?.close();
-  }
 }
 
 /** The backups in `folder`, newest first (none when the folder does not exist). */
