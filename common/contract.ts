@@ -18,6 +18,7 @@ import { str } from './text-schema';
 // not build every schema of the contract to read one sentence.
 export { ORDERID_MESSAGE } from './text-rules';
 export { JOURNAL_ACTIONS, actionLabel, type JournalAction } from './journal-actions';
+export { REFUND_REASONS, VOID_REASONS } from './action-reasons';
 
 const id = str().trim().min(1).max(128);
 const text = (max: number) => str().max(max);
@@ -393,22 +394,6 @@ export const journalFilterSchema = z
     to: filterTime('To').optional(),
   })
   .strict();
-
-export const REFUND_REASONS = [
-  'Customer request',
-  'Returned goods',
-  'Damaged goods',
-  'Duplicate charge',
-  'Fraud',
-  'Other',
-] as const;
-export const VOID_REASONS = [
-  'Duplicate order',
-  'Customer cancelled',
-  'Wrong amount',
-  'Fraud',
-  'Other',
-] as const;
 
 /** A capture, void, refund or cancel, with the action id the screen got when it opened. */
 export const actionRequestSchema = z

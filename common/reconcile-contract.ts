@@ -4,14 +4,11 @@
 
 import { z } from 'zod';
 
+import { RECONCILE_PACE } from './reconcile-pace';
 import { FILTER_TIME_HINT, parseFilterTime } from './time';
 import { str } from './text-schema';
 
-/** What a person may set: requests a second (retries count) and requests at once. */
-export const RECONCILE_PACE = {
-  perSecond: { min: 0.1, max: 500, default: 5 },
-  atOnce: { min: 1, max: 256, default: 4 },
-} as const;
+export { RECONCILE_PACE } from './reconcile-pace';
 
 const time = (label: string) =>
   str()

@@ -4,8 +4,11 @@
 
 import { z } from 'zod';
 
+import { plainConnectionProblem } from './this-computer';
 import { unsafeTextMessage } from './text-rules';
 import { str } from './text-schema';
+
+export { isThisComputer, plainConnectionProblem } from './this-computer';
 const field = (max: number, label: string, empty: string) =>
   str()
     .max(max, `The ${label} is at most ${max} characters.`)
@@ -15,19 +18,6 @@ const field = (max: number, label: string, empty: string) =>
       const message = unsafeTextMessage(value, label);
       if (message) ctx.addIssue({ code: 'custom', message });
     });
-
-const THIS_COMPUTER = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-
-/** Whether a host is this computer, where a connection without TLS crosses no network. */
-export function isThisComputer(host: string): boolean {
-  return THIS_COMPUTER.has(host.trim().toLowerCase());
-}
-
-/** Why a plain (no TLS) connection to `host` is refused, or undefined when it is this computer. */
-export function plainConnectionProblem(host: string): string | undefined {
-  if (isThisComputer(host)) return undefined;
-  return `A connection without TLS is allowed only to this computer (localhost, 127.0.0.1 or ::1); ${host} is another computer, so the password and the journal would cross the network in clear. Choose "TLS, certificate verified", and paste your company's CA certificate if the server's certificate is signed by it.`;
-}
 
 export const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
 

@@ -116,11 +116,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       throw new RangeError(`${name} must be a whole number of 0 or more; got ${value}.`);
     }
   }
-  const world = new SandboxWorld(options, options.log ?? ((message) => console.error(message)));
-  const server = createServer(router(world, prefix, options.responseFormat ?? 'json'));
+  if (options.seed === 'demo' && (options.merchants ?? []).length === 0)
+    throw new RangeError('--seed demo needs at least one merchant.');
+  const log = options.log ?? ((message: string) => console.error(message));
+  const world = new LazyWorld(options, log);
+  if (options.opens !== 'when-used') world.open();
+  let route: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const server = createServer((req, res) => {
+    try {
+      route ??= router(world.open(), prefix, options.responseFormat ?? 'json');
+    } catch (error) {
+      // The state could not be made (its database): said on every request, never a crash.
+      log(`sandbox: could not open its state: ${String(error)}`);
+      sendText(res, 500, 'The sandbox could not open its database; see the log.');
+      return;
+    }
+    route(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
-      world.store.db.close();
+      world.closeUnopened();
       reject(error);
     });
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -129,17 +144,59 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const timer = setInterval(world.background, options.tickMs ?? 100);
-  timer.unref();
-  const stopListening = world.clock.onChange(world.background);
   return handleOf(world, `http://127.0.0.1:${port}${prefix}`, port, async () => {
-    clearInterval(timer);
-    stopListening();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
     });
   });
+}
+
+/**
+ * The sandbox's world, made at start or at first use (`opens`), with its due-work timer: the
+ * timer runs only once there is a world to work on.
+ */
+class LazyWorld {
+  private world: SandboxWorld | undefined;
+  private stopTimers: (() => void) | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly options: SandboxOptions,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  open(): SandboxWorld {
+    if (this.world) return this.world;
+    if (this.closed) throw new Error('The sandbox is closed.');
+    const world = new SandboxWorld(this.options, this.log);
+    const timer = setInterval(world.background, this.options.tickMs ?? 100);
+    timer.unref();
+    const stopListening = world.clock.onChange(world.background);
+    this.stopTimers = () => {
+      clearInterval(timer);
+      stopListening();
+    };
+    this.world = world;
+    return world;
+  }
+
+  /** The server could not listen: a world made at start closes its database. */
+  closeUnopened(): void {
+    this.closed = true;
+    this.world?.store.db.close();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  async close(stopServing: () => Promise<void>): Promise<void> {
+    this.closed = true;
+    this.stopTimers?.();
+    if (this.world) await this.world.close(stopServing);
+    else await stopServing();
+  }
 }
 
 /** Every request: its Host and path checked, then the API's or the pages' route. */
@@ -186,36 +243,43 @@ function router(
 
 /** The handle tests and the app hold: the world's read-only views and its switches. */
 function handleOf(
-  world: SandboxWorld,
+  lazy: LazyWorld,
   baseUrl: string,
   port: number,
   stopServing: () => Promise<void>,
 ): Sandbox {
-  const { registry, store, engine } = world;
+  const world = () => lazy.open();
   return {
     baseUrl,
     port,
-    clock: world.clock,
-    addMerchant: (merchant) => registry.add(merchant),
-    replaceMerchant: (merchant) => registry.replace(merchant),
-    merchants: () => registry.all(),
-    misbehave: (next) => world.misbehaviour.set(next),
-    received: (operation) => world.received.get(operation) ?? 0,
-    requests: () => [...world.requestLog],
-    runDueWork: () => world.runDueWork(),
+    get clock() {
+      return world().clock;
+    },
+    addMerchant: (merchant) => world().registry.add(merchant),
+    replaceMerchant: (merchant) => world().registry.replace(merchant),
+    merchants: () => world().registry.all(),
+    misbehave: (next) => world().misbehaviour.set(next),
+    received: (operation) => world().received.get(operation) ?? 0,
+    requests: () => [...world().requestLog],
+    runDueWork: () => world().runDueWork(),
     cardRefs: (endpointId) =>
-      store.listCardRefs(endpointId).map((r) => ({
-        id: String(r.id),
-        ...(r.source_tx_id !== null ? { sourceOrderId: String(r.source_tx_id) } : {}),
-      })),
+      world()
+        .store.listCardRefs(endpointId)
+        .map((r) => ({
+          id: String(r.id),
+          ...(r.source_tx_id !== null ? { sourceOrderId: String(r.source_tx_id) } : {}),
+        })),
     subscriptions: (endpointId) =>
-      store.listRecurring(endpointId).map((r) => ({
-        id: String(r.id),
-        clientOrderId: r.client_orderid,
-        cardRefId: String(r.card_ref_id),
-        nextDueAt: Number(r.next_due_at),
-      })),
+      world()
+        .store.listRecurring(endpointId)
+        .map((r) => ({
+          id: String(r.id),
+          clientOrderId: r.client_orderid,
+          cardRefId: String(r.card_ref_id),
+          nextDueAt: Number(r.next_due_at),
+        })),
     alterOrder(orderid, change) {
+      const { store } = world();
       const tx = /^\d+$/.test(orderid) ? store.tx(BigInt(orderid)) : undefined;
       if (!tx) throw new RangeError(`The sandbox holds no order ${orderid}.`);
       if (change.amountMinor !== undefined && change.amountMinor <= 0n)
@@ -232,14 +296,15 @@ function handleOf(
       });
       return orderView(store.tx(tx.id) as TxRow);
     },
-    orders: (endpointId) => store.listTx(endpointId).map(orderView),
+    orders: (endpointId) => world().store.listTx(endpointId).map(orderView),
     async close() {
-      if (world.isClosed) return;
-      await world.close(stopServing);
+      if (lazy.isClosed) return;
+      await lazy.close(stopServing);
     },
   };
 
   function orderView(tx: TxRow): SandboxOrder {
+    const { store, engine } = world();
     return {
       orderid: String(tx.id),
       clientOrderId: tx.client_orderid,

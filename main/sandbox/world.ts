@@ -40,6 +40,12 @@ export interface SandboxOptions {
   tickMs?: number;
   /** Where unexpected faults are reported; they are answered with a 500 either way. */
   log?: (message: string) => void;
+  /**
+   * When the sandbox's state (its database, migrations and demo seed) is made: as it starts (the
+   * default), or at its first use (a request, or the handle's first call), so that an app
+   * starting it is ready without waiting for that (the app's embedded sandbox).
+   */
+  opens?: 'at-start' | 'when-used';
 }
 
 /** One request as the sandbox's request log keeps it. */

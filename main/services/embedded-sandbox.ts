@@ -117,6 +117,9 @@ export async function startEmbeddedSandbox(
     database: join(options.dataDir, 'sandbox.sqlite'),
     merchants: [stored ? { ...merchant, publicKeyPem: stored.publicKeySpkiPem } : merchant],
     seed: 'demo' as const,
+    // Listening at start (the profile names its port), its database, migrations and demo seed
+    // made at its first use: a lookup, or the new key of a first start. Not on the way to ready.
+    opens: 'when-used' as const,
     delayMs: options.sandboxDelayMs ?? 2_000,
     log: (message: string) => log.log('warn', message),
   };

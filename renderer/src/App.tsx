@@ -10,7 +10,6 @@ import { paydesk, unwrap } from './api';
 import { EnvironmentBadge } from './components/EnvironmentBadge';
 import { ErrorNotice, Notice } from './components/Notice';
 import { RoleFence } from './components/RoleFence';
-import { RestoredNotice, StoreNotice } from './components/StoreNotice';
 import { SignedInAs, TeamNotice } from './components/TeamNotice';
 import { LifecycleGate } from './lifecycle';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
@@ -77,6 +76,13 @@ const ReportsScreen = lazy(() =>
 );
 const PayLinkScreen = lazy(() =>
   import('./screens/pay-link/PayLinkScreen').then((m) => ({ default: m.PayLinkScreen })),
+);
+// What a start that found the database read-only, missing or restored says: rare, so loaded then.
+const StoreNotice = lazy(() =>
+  import('./components/StoreNotice').then((m) => ({ default: m.StoreNotice })),
+);
+const RestoredNotice = lazy(() =>
+  import('./components/StoreNotice').then((m) => ({ default: m.RestoredNotice })),
 );
 
 export function App() {
@@ -198,8 +204,16 @@ function Frame() {
           })}
         </nav>
         <main className="app-main">
-          {status.data && !status.data.store.writable && <StoreNotice store={status.data.store} />}
-          {status.data && <RestoredNotice store={status.data.store} />}
+          {status.data && !status.data.store.writable && (
+            <Suspense fallback={null}>
+              <StoreNotice store={status.data.store} />
+            </Suspense>
+          )}
+          {status.data?.store.restored && (
+            <Suspense fallback={null}>
+              <RestoredNotice store={status.data.store} />
+            </Suspense>
+          )}
           <TeamNotice />
           {status.data && !status.data.keychain.usable && (
             <Notice kind="warning">

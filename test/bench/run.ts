@@ -15,7 +15,9 @@ import { parseArgs } from 'node:util';
 
 import { closeJournalFixture } from './lib/journal-fixture';
 import { markdownTable, notes, textTable, type BenchLine, type BenchRow } from './lib/report';
+import { batchRow } from './rows/batch';
 import { csvExportRow } from './rows/csv-export';
+import { firstRenderRow } from './rows/first-render';
 import { firstStartRow } from './rows/first-start';
 import { journalPagesRow } from './rows/journal-pages';
 import { keysRow } from './rows/keys';
@@ -32,10 +34,12 @@ import { signingRow } from './rows/signing';
 const ROWS: readonly BenchRow[] = [
   serverStatusRow,
   refundsRow,
+  batchRow,
   signingRow,
   roundTripRow,
   journalPagesRow,
   csvExportRow,
+  firstRenderRow,
   rendererSizeRow,
   firstStartRow,
   keysRow,

@@ -230,6 +230,7 @@ describe('Payment links', () => {
     await page.getByRole('button', { name: 'Make link…' }).click();
     await confirmAndWait(page, /^Make link$/, /The link is ready/);
     const box = page.getByRole('region', { name: 'The new link' });
+    await box.locator('svg').waitFor(); // the QR encoder loads after the screen painted
     expect(await box.locator('svg').count()).toBe(1);
     const url = (await box.locator('.link-url').textContent()) ?? '';
     expect(url).toMatch(/\/sandbox\/form\//);

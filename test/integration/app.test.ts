@@ -3,7 +3,7 @@
 // to disk for secrets and card data.
 
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -207,6 +207,20 @@ describe("the Sandbox profile's key, made after start returns", () => {
     expect(await current).toMatchObject({ fingerprint: made.fingerprint });
     expect(await payout).toMatchObject({ entry: { operation: 'PAYOUT_V4_CHECK' } });
     expect(await app.orders.settled(payoutId)).toMatchObject({ status: 'checked' });
+  });
+
+  it("the sandbox's database and demo orders are made at its first use, not on the way to ready", async () => {
+    const key = heldKeyMaker(); // its arrival is a first use (the sandbox learns it): held
+    const app = await start({ makeSandboxKey: key.makeSandboxKey });
+    expect(app.report).toMatchObject({ firstRun: true, sandbox: { running: true } });
+    const profileId = app.report.sandbox.running ? app.report.sandbox.profileId : '';
+    const sandboxFile = join(dataDir, 'sandbox.sqlite');
+    expect(existsSync(sandboxFile)).toBe(false);
+    // Once the key is there (a lookup waits for it), the first lookup finds a demo order.
+    key.release();
+    const order = await app.orders.lookup(profileId, { client_orderid: 'demo-sale-1001' });
+    expect(order).toMatchObject({ clientOrderId: 'demo-sale-1001', status: 'approved' });
+    expect(existsSync(sandboxFile)).toBe(true);
   });
 
   it('a key imported while the first is made replaces it, not the reverse', async () => {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../main/sandbox';
-import { BatchService } from '../../main/services/batch/batch';
+import { BATCH_CHECK_FRESH_MS, BatchService } from '../../main/services/batch/batch';
 import { parseBatchCsv } from '../../main/services/batch/csv';
 import { Profiles } from '../../main/store/sqlite/profiles';
 import { CONTROL_KEY, createDesk, type Desk, type Started } from '../reliability/support';
@@ -315,11 +315,21 @@ describe('pausing', () => {
   it('stops retrying a row whose status could not be read once paused: it waits, nothing is sent', async () => {
     const client = shopClient(sandbox, CONTROL_KEY);
     const id = await approvedOrder(client, 'SALE', '10.00');
+    // Started after the check's window, so the row reads its order's status before sending.
+    let later = 0;
+    const batches = new BatchService(
+      paydesk.db,
+      paydesk.port,
+      new Profiles(paydesk.db),
+      paydesk.service,
+      { operator: 'ann', now: () => Date.now() + later },
+    );
     const { batch } = await batches.load(
       desk.profileId,
       'status-down.csv',
       `operation,orderid,amount,currency,reason\nrefund,${id},2.00,EUR,Damaged`,
     );
+    later = BATCH_CHECK_FRESH_MS + 1_000;
     // The order's status cannot be read before sending: nothing is journaled, nothing leaves.
     sandbox.misbehave({ serverErrorShare: 1, operations: ['STATUS'] });
     try {

@@ -29,7 +29,8 @@ import { withoutCardData } from './card-data';
 import { checkBatch, confirmationText, totalsOf, type BatchTotal } from './check';
 import type * as BatchCsv from './csv';
 import { ServiceError } from '../errors';
-import type { OrderService } from '../orders/orders';
+import type { CheckedStatus, OrderService } from '../orders/orders';
+import type { StatusResponse } from '../../gateway/response';
 
 /** The CSV reader and writer (csv-parse), loaded when a file is first loaded, not at start. */
 const batchCsv = (): Promise<typeof BatchCsv> => import('./csv');
@@ -42,6 +43,13 @@ const MAX_ATTEMPTS = 5;
 const MAX_FOLLOW_ROUNDS = 40;
 
 export const DEFAULT_BATCH_CONCURRENCY = 4;
+/**
+ * How long the status the file's check read stands in for the status read before sending a
+ * row (docs/protocol.md "Batches from a CSV": safe because the rules still count every journal
+ * entry of the order and the gateway refuses more than is left). Covers a clerk reviewing the
+ * totals and a 1,000-row batch at the gateway's pace; an older check is read again.
+ */
+export const BATCH_CHECK_FRESH_MS = 10 * 60_000;
 
 export interface BatchRowView {
   line: number;
@@ -96,6 +104,8 @@ export interface BatchView {
 export interface BatchServiceOptions {
   operator: string;
   onChanged?: (batch: BatchView) => void;
+  /** The clock the check's age is read on (tests move it); Date.now by default. */
+  now?: () => number;
 }
 
 /** A failure of reading, not a refusal: the gateway's 500, a lost connection, a garbled answer. */
@@ -147,6 +157,12 @@ export class BatchService {
   private readonly totals = new Map<number, BatchTotal[]>();
   /** Batches that paused by themselves because the journal could not be reached, and why. */
   private readonly pausedBecause = new Map<number, string>();
+  /**
+   * Per batch, per gateway orderid: the status its file's check read, until a row of that order
+   * is sent with it (once) or the batch ends. Kept in memory: after a restart every row reads
+   * its order's status again.
+   */
+  private readonly checks = new Map<number, Map<string, CheckedStatus>>();
 
   constructor(
     /** This desk's database, which holds the batch plans (never the journal). */
@@ -179,9 +195,14 @@ export class BatchService {
     this.profileOf(profileId);
     // Card data is taken out first: nothing after this line sees it (card-data.ts).
     const file = withoutCardData((await batchCsv()).parseBatchCsv(text));
+    const statuses = new Map<string, CheckedStatus>();
     const checked = await checkBatch(
       file.rows,
-      (ref) => this.orders.lookup(profileId, ref),
+      async (ref) => {
+        const { view, checked: status } = await this.orders.check(profileId, ref, this.now);
+        if (view.orderId) statuses.set(view.orderId, status);
+        return view;
+      },
       () => this.orders.openAction().clientOrderId,
       concurrency,
     );
@@ -189,6 +210,7 @@ export class BatchService {
       { profileId, operator: this.options.operator, fileName, header: file.header, concurrency },
       checked.rows,
     );
+    this.checks.set(batch.id, statuses);
     return { batch: this.view(batch), rows: this.rows(batch.id) };
   }
 
@@ -328,9 +350,24 @@ export class BatchService {
     if (this.closing) return; // left "running": the next start shows it interrupted
     if (run.stop === 'cancel') this.store.cancelWaiting(batch.id);
     const counts = this.store.counts(batch.id);
-    if (counts.ready === 0 && counts.sending === 0)
+    if (counts.ready === 0 && counts.sending === 0) {
       this.store.setState(batch.id, run.stop === 'cancel' ? 'cancelled' : 'done');
-    else this.store.setState(batch.id, 'paused');
+      this.checks.delete(batch.id);
+    } else this.store.setState(batch.id, 'paused');
+  }
+
+  private readonly now = () => (this.options.now ?? Date.now)();
+
+  /**
+   * The status the file's check read for this order, when it is recent; used once (the first
+   * row of the order sent in this batch), so a second row of the same order reads it again.
+   */
+  private recentCheck(batchId: number, orderid: string | null): StatusResponse | undefined {
+    const statuses = this.checks.get(batchId);
+    const checked = orderid ? statuses?.get(orderid) : undefined;
+    if (!checked || !orderid) return undefined;
+    statuses?.delete(orderid);
+    return this.now() - checked.readAt <= BATCH_CHECK_FRESH_MS ? checked.status : undefined;
   }
 
   /** One row through the single-action path, followed until it is final. Never throws. */
@@ -351,7 +388,9 @@ export class BatchService {
         let thrown: unknown;
         try {
           // A new action id is sent once; one the journal has is only asked about (resume).
-          await this.act(batch, row, actionId);
+          // Its order's status is the check's while recent (first try only; see recentCheck).
+          const checked = round === 0 ? this.recentCheck(batch.id, row.orderid) : undefined;
+          await this.act(batch, row, actionId, checked);
         } catch (error) {
           // The journal is away: nothing was sent that it did not record; pause (see above).
           // A row that was waiting and whose first try stopped there is waiting again (a row
@@ -432,7 +471,7 @@ export class BatchService {
     }
   }
 
-  private act(batch: Batch, row: BatchRow, clientOrderId: string) {
+  private act(batch: Batch, row: BatchRow, clientOrderId: string, checked?: StatusResponse) {
     const request = {
       profileId: batch.profileId,
       orderid: row.orderid ?? '',
@@ -441,9 +480,9 @@ export class BatchService {
       ...(row.reason ? { reason: row.reason } : {}),
       ...(row.note ? { note: row.note } : {}),
     };
-    if (row.operation === 'capture') return this.orders.capture(request);
-    if (row.operation === 'refund') return this.orders.refund(request);
-    if (row.operation === 'void') return this.orders.void(request);
+    if (row.operation === 'capture') return this.orders.capture(request, checked);
+    if (row.operation === 'refund') return this.orders.refund(request, checked);
+    if (row.operation === 'void') return this.orders.void(request, checked);
     throw new ServiceError('INPUT', `Unknown operation ${row.operation}.`);
   }
 

@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
+import { withoutFsync } from './durability';
 import { Statements } from './statements';
 
 export type BatchState = 'ready' | 'running' | 'paused' | 'cancelled' | 'done';
@@ -259,15 +260,25 @@ export class Batches {
     return running.map((b) => this.get(b.id) as Batch);
   }
 
+  /**
+   * A row's progress. "sending" is fsync'd (a row shown waiting must never have left: cancel
+   * drops waiting rows). Its end (done, failed, waiting again) commits without waiting for the
+   * disk (durability.ts's withoutFsync: safe from a crash, not from a power cut until the next
+   * fsync'd commit): a row whose end a power cut took shows "sending", and a resume or cancel
+   * asks the journal about its stored action id, never sending it again.
+   */
   setRow(
     batchId: number,
     line: number,
     change: { state: BatchRowState; status?: string | null; error?: string | null },
   ): void {
-    this.statement(
-      `UPDATE batch_rows SET state = ?, status = COALESCE(?, status), error = ?, updated_at = ?
-       WHERE batch_id = ? AND line = ?`,
-    ).run(change.state, change.status ?? null, change.error ?? null, now(), batchId, line);
+    const write = () =>
+      this.statement(
+        `UPDATE batch_rows SET state = ?, status = COALESCE(?, status), error = ?, updated_at = ?
+         WHERE batch_id = ? AND line = ?`,
+      ).run(change.state, change.status ?? null, change.error ?? null, now(), batchId, line);
+    if (change.state === 'sending') write();
+    else withoutFsync(this.db, write);
   }
 
   /**

@@ -19,8 +19,12 @@
 //   `status` at the next start, as any entry whose answer was lost. The WAL is written in
 //   order, so the next fsync of the WAL (the next write-ahead entry's) makes them durable too.
 //
+// - The end of a batch row (batches.ts setRow: done, failed) commits without the fsync too: a
+//   row whose end was lost still shows "sending" (that mark is fsync'd), and a resume asks the
+//   journal about its stored action id, which it has, so the row is only asked about.
+//
 // Everything else (write-ahead entries of actions not on an order, settlements by hand,
-// profiles, keys, batches) keeps SQLite's fsync of every commit.
+// profiles, keys, batches and their action ids) keeps SQLite's fsync of every commit.
 
 import { open, type FileHandle } from 'node:fs/promises';
 

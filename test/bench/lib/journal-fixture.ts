@@ -22,6 +22,24 @@ let current: { fixture: JournalFixture; dir: string } | undefined;
 export function journalFixture(entries: number, log: (m: string) => void): JournalFixture {
   if (current?.fixture.entries === entries) return current.fixture;
   closeJournalFixture();
+  const made = makeJournal(entries, log);
+  current = { fixture: made.fixture, dir: made.dir };
+  return current.fixture;
+}
+
+/** A journal of its own, beside the shared one (a smaller one to compare with); close it. */
+export function separateJournalFixture(
+  entries: number,
+  log: (m: string) => void,
+): JournalFixture & { close(): void } {
+  const made = makeJournal(entries, log);
+  return { ...made.fixture, close: () => rmSync(made.dir, { recursive: true, force: true }) };
+}
+
+function makeJournal(
+  entries: number,
+  log: (m: string) => void,
+): { fixture: JournalFixture; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-journal-'));
   const file = join(dir, 'paydesk.sqlite');
   const db = openDatabase(file);
@@ -75,8 +93,7 @@ export function journalFixture(entries: number, log: (m: string) => void): Journ
   log(
     `journal fixture: ${entries.toLocaleString('en-US')} entries in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  current = { fixture: { file, entries, newest }, dir };
-  return current.fixture;
+  return { fixture: { file, entries, newest }, dir };
 }
 
 export function closeJournalFixture(): void {

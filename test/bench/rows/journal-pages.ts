@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { openDatabase } from '../../../main/store/sqlite/database';
 import { Journal } from '../../../main/store/sqlite/journal';
 import type { JournalFilter } from '../../../main/store/journal/filter';
-import { journalFixture } from '../lib/journal-fixture';
+import { journalFixture, separateJournalFixture } from '../lib/journal-fixture';
 import type { BenchLine, BenchRow } from '../lib/report';
 import { interleave, median, ms, now, ratio } from '../lib/stats';
 
@@ -14,6 +14,8 @@ const REPS = 5;
 const CALLS_PER_REP = 3;
 const POINT_QUERIES = 2_000;
 const PAGE = 100;
+/** The small journal the large one's filtered last page is compared with: keyset pages are flat. */
+const SMALL = 10_000;
 
 export const journalPagesRow: BenchRow = {
   id: '6',
@@ -86,6 +88,7 @@ export const journalPagesRow: BenchRow = {
             : {}),
         });
       }
+      lines.push(await flatness(journal, fixture.entries, filtered, context.log));
       return lines;
     } finally {
       raw.close();
@@ -93,3 +96,60 @@ export const journalPagesRow: BenchRow = {
     }
   },
 };
+
+/**
+ * The filtered last page at SMALL entries and at the run's size, interleaved: a page read by its
+ * keyset anchor costs the same whatever the journal's size.
+ */
+async function flatness(
+  large: Journal,
+  entries: number,
+  filtered: JournalFilter,
+  log: (message: string) => void,
+): Promise<BenchLine> {
+  const small = separateJournalFixture(SMALL, log);
+  const smallDb = openDatabase(small.file);
+  try {
+    const smallJournal = new Journal(smallDb);
+    // The same filter's shape on each journal: its own last 30 days.
+    const smallFilter: JournalFilter = {
+      status: 'approved',
+      from: new Date(small.newest.getTime() - 30 * 86_400_000).toISOString(),
+    };
+    const lastPage = (journal: Journal, filter: JournalFilter) => {
+      const total = journal.search(filter, 0, 1).total;
+      const offset = Math.max(0, Math.floor((total - 1) / PAGE) * PAGE);
+      return () => {
+        const times: number[] = [];
+        for (let i = 0; i < CALLS_PER_REP; i++) {
+          const start = now();
+          journal.search(filter, offset, PAGE);
+          times.push(now() - start);
+        }
+        return Promise.resolve(median(times));
+      };
+    };
+    const onLarge = lastPage(large, filtered);
+    const onSmall = lastPage(smallJournal, smallFilter);
+    await onLarge();
+    await onSmall();
+    const runs = await interleave(REPS, onLarge, onSmall);
+    const a = median(runs.project);
+    const b = median(runs.reference);
+    log(
+      `row 6: filtered last page, ${entries.toLocaleString('en-US')} ${ms(a)} vs ${SMALL.toLocaleString('en-US')} ${ms(b)}`,
+    );
+    return {
+      figure: `journal page, filtered, last page: ${SMALL.toLocaleString('en-US')} -> ${entries.toLocaleString('en-US')} entries`,
+      project: `${entries.toLocaleString('en-US')}: ${ms(a)}`,
+      reference: `${SMALL.toLocaleString('en-US')}: ${ms(b)}`,
+      ratio: ratio(a, b),
+      target: 'flat (<= 1.5x)',
+      met: a / b <= 1.5,
+      note: `the same call (status approved, the journal's own last 30 days, last page of ${PAGE}) on a journal of ${SMALL.toLocaleString('en-US')} entries and on the run's (${entries.toLocaleString('en-US')}; --full: 1,000,000), each made the same way; ${REPS} reps x ${CALLS_PER_REP} calls, interleaved, medians`,
+    };
+  } finally {
+    smallDb.close();
+    small.close();
+  }
+}

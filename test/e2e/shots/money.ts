@@ -129,6 +129,8 @@ export async function shootMoney(h: Harness, dir: string): Promise<string[]> {
   await page.getByRole('button', { name: 'Make link…' }).click();
   await confirmAndWait(page, /^Make link$/, /The link is ready/);
   await page.getByRole('table', { name: 'Payment links' }).waitFor();
+  // The QR code's encoder loads once a link exists.
+  await page.getByRole('img', { name: 'QR code of the link' }).locator('svg').waitFor();
   await shot('pay-link.png');
 
   // The same payout on a production profile: the amount is typed before anything is sent.

@@ -92,14 +92,15 @@ const PROFILE: ProfileView = {
 };
 
 describe('ProfileForm', () => {
-  it('shows the schema errors under their fields and calls nothing', () => {
+  it('shows the schema errors under their fields and calls nothing', async () => {
     const create = vi.fn();
     stubBridge({ profiles: { create } });
     render(withQueries(<ProfileForm onDone={vi.fn()} onCancel={vi.fn()} />));
+    // Pressed at once: the check waits for the contract's schemas (their own chunk).
     fireEvent.click(screen.getByRole('button', { name: 'Create profile' }));
+    expect(await screen.findByText('Give the profile a name.')).toBeTruthy();
     const name = screen.getByLabelText('Name');
     expect(name.getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByText('Give the profile a name.')).toBeTruthy();
     expect(screen.getByText('Enter the control key.')).toBeTruthy();
     expect(document.activeElement).toBe(name);
     expect(create).not.toHaveBeenCalled();

@@ -6,13 +6,11 @@
 
 import { useId, useState, type FormEvent } from 'react';
 
-import {
-  JOURNAL_ACTIONS,
-  journalFilterSchema,
-  type JournalFilterInput,
-} from '../../../../common/contract';
+import type { JournalFilterInput } from '../../../../common/contract';
+import { JOURNAL_ACTIONS } from '../../../../common/journal-actions';
 import { offsetOf } from '../../../../common/time';
 import type { ProfileView } from '../../profile-context';
+import { useSchemasSoon, withSchemas, type Contract } from '../../schemas';
 
 export interface FilterDraft {
   orderRef: string;
@@ -63,10 +61,15 @@ const STATUSES = ['approved', 'declined', 'filtered', 'error'] as const;
 
 const localMidnight = (day: string) => new Date(`${day}T00:00:00`);
 
-/** The draft as the bridge's filter; an error message per field when it cannot be one. */
-export function filterOf(
-  draft: FilterDraft,
-): { filter: JournalFilterInput; errors?: undefined } | { errors: Record<string, string> } {
+type FilterResult =
+  { filter: JournalFilterInput; errors?: undefined } | { errors: Record<string, string> };
+
+/**
+ * The draft as the bridge's filter; an error message per field when it cannot be one. With the
+ * contract, also checked by the bridge's own schema (a draft from the form); without, only what
+ * the form itself decides (a preset).
+ */
+export function filterOf(draft: FilterDraft, contract?: Contract): FilterResult {
   const filter: JournalFilterInput = {};
   if (draft.orderRef.trim()) filter.orderRef = draft.orderRef.trim();
   if (draft.email.trim()) filter.email = draft.email.trim();
@@ -89,8 +92,8 @@ export function filterOf(
   if (draft.fromDay && draft.toDay && draft.fromDay > draft.toDay) {
     return { errors: { toDay: 'The end date is before the start date.' } };
   }
-  const parsed = journalFilterSchema.safeParse(filter);
-  if (!parsed.success) {
+  const parsed = contract?.journalFilterSchema.safeParse(filter);
+  if (parsed && !parsed.success) {
     const errors: Record<string, string> = {};
     for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
     return { errors };
@@ -126,14 +129,18 @@ export function JournalFilters({
   const id = (name: string) => `${uid}-${name}`;
   const set = (key: keyof FilterDraft, value: string) => setDraft((d) => ({ ...d, [key]: value }));
 
+  useSchemasSoon();
+
   function apply(next: FilterDraft) {
-    const result = filterOf(next);
-    if (result.errors) {
-      setErrors(result.errors);
-      return;
-    }
-    setErrors({});
-    onApply(result.filter);
+    withSchemas((contract) => {
+      const result = filterOf(next, contract);
+      if (result.errors) {
+        setErrors(result.errors);
+        return;
+      }
+      setErrors({});
+      onApply(result.filter);
+    });
   }
 
   const submit = (event: FormEvent) => {

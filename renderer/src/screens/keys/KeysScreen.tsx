@@ -9,7 +9,7 @@ import { useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/
 import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 
-import { contract } from '../../../../common/contract';
+import type { contract } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
@@ -17,6 +17,7 @@ import { FencedForm } from '../../components/RoleFence';
 import { TeamKeyNotice } from '../../components/TeamKeyNotice';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
+import { useSchemasSoon, withSchemas } from '../../schemas';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Fingerprint, fingerprintGroups } from '../../components/Fingerprint';
 import { describedBy, fieldErrorsOf, type FieldErrors } from '../../components/form-errors';
@@ -309,8 +310,6 @@ function GenerateKey({
   );
 }
 
-const importSchema = contract.keys.import.request;
-
 function ImportKey({
   profile,
   hasKey,
@@ -328,6 +327,7 @@ function ImportKey({
   /** The key the PEM holds, read and checked by main before anything is asked or stored. */
   const [confirming, setConfirming] = useState<{ fingerprint: string; bits: number }>();
   const changing = useIsMutating({ mutationKey: keyChange(profile.id) }) > 0;
+  useSchemasSoon();
   const request = () => ({
     profileId: profile.id,
     pem,
@@ -356,19 +356,21 @@ function ImportKey({
     event.preventDefault();
     onStart();
     doImport.reset();
-    const checked = importSchema.safeParse({
-      profileId: profile.id,
-      pem: pem.trim(),
-      ...(passphrase ? { passphrase } : {}),
+    withSchemas(({ contract }) => {
+      const checked = contract.keys.import.request.safeParse({
+        profileId: profile.id,
+        pem: pem.trim(),
+        ...(passphrase ? { passphrase } : {}),
+      });
+      const found = checked.success ? {} : fieldErrorsOf(checked.error);
+      setErrors(found);
+      if (!checked.success) {
+        doImport.reset();
+        document.getElementById('import-pem')?.focus();
+        return;
+      }
+      check.mutate();
     });
-    const found = checked.success ? {} : fieldErrorsOf(checked.error);
-    setErrors(found);
-    if (!checked.success) {
-      doImport.reset();
-      document.getElementById('import-pem')?.focus();
-      return;
-    }
-    check.mutate();
   }
 
   return (

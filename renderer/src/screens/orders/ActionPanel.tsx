@@ -13,7 +13,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 
-import { actionRequestSchema, type OrderViewData } from '../../../../common/contract';
+import type { actionRequestSchema, OrderViewData } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { typeTheAmount, typeTheId } from '../../components/ConfirmDialog';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
@@ -25,6 +25,7 @@ import { ActionOutcome } from '../../money/ActionOutcome';
 import { ConfirmMoneyAction } from '../../money/ConfirmMoneyAction';
 import { useMoneyAction } from '../../money/useMoneyAction';
 import type { ProfileView } from '../../profile-context';
+import { useSchemasSoon, withSchemas, type Contract } from '../../schemas';
 import { ActionFigures, EntryOutcome } from './action-parts';
 import { showMoney } from './money';
 import { ACTION_WORDS, type ActionKind } from './words';
@@ -112,7 +113,9 @@ export function ActionPanel({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [action.stopped]);
 
-  const check = (clientOrderId: string): Checked<ActionRequest> => {
+  useSchemasSoon();
+
+  const check = (clientOrderId: string, contract: Contract): Checked<ActionRequest> => {
     const found = new FormCheck();
     if (hasAmount) found.add('amount', amountProblem(amount, allowance.max, currency));
     if (words.reasons && !reason) found.add('reason', `Choose a reason for the ${words.noun}.`);
@@ -125,7 +128,7 @@ export function ActionPanel({
       ...(reason ? { reason } : {}),
       ...(note.trim() ? { note: note.trim() } : {}),
     };
-    const parsed = actionRequestSchema.safeParse(candidate);
+    const parsed = contract.actionRequestSchema.safeParse(candidate);
     if (!parsed.success)
       for (const issue of parsed.error.issues) {
         const field = issue.path[0];
@@ -138,10 +141,12 @@ export function ActionPanel({
     event.preventDefault();
     const clientOrderId = action.clientOrderId;
     if (!clientOrderId) return;
-    const checked = check(clientOrderId);
-    if (action.submit(checked) || !checked.problems) return;
-    const first = (['amount', 'reason', 'note'] as const).find((f) => checked.problems[f]);
-    if (first) focusField(first);
+    withSchemas((contract) => {
+      const checked = check(clientOrderId, contract);
+      if (action.submit(checked) || !checked.problems) return;
+      const first = (['amount', 'reason', 'note'] as const).find((f) => checked.problems[f]);
+      if (first) focusField(first);
+    });
   };
 
   /** After the gateway closed the action: a new attempt, with a new id and the same values. */

@@ -7,6 +7,8 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  lazy,
+  Suspense,
   useCallback,
   useEffect,
   useId,
@@ -16,14 +18,14 @@ import {
   type RefObject,
 } from 'react';
 
-import { ORDERID_MESSAGE, type OrderViewData } from '../../../../common/contract';
+import type { OrderViewData } from '../../../../common/contract';
+import { ORDERID_MESSAGE } from '../../../../common/text-rules';
 import { BridgeError } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { FencedButton, RoleFence } from '../../components/RoleFence';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
 import { hrefOf, navigate } from '../../route';
-import { ActionPanel } from './ActionPanel';
 import { useOrder } from './hooks';
 import { OrderDetails } from './OrderDetails';
 import { OrderTimeline } from './OrderTimeline';
@@ -31,6 +33,12 @@ import { RecentOrders } from './RecentOrders';
 import { guessKind, parseRef, refParam, type OrderRef, type RefKind } from './ref';
 import { ACTION_WORDS, actionsFor, type ActionKind } from './words';
 import './orders.css';
+
+// The action panel (the form, the confirmation, the outcome and the money flow behind them) is
+// half of the screen's code and opens only when a button is pressed: it loads with the order's
+// details shown, after the screen painted (prefetch below), or at the press at the latest.
+const loadActionPanel = () => import('./ActionPanel');
+const ActionPanel = lazy(() => loadActionPanel().then((m) => ({ default: m.ActionPanel })));
 
 const DEMO_REFS = ['demo-sale-1001', 'demo-sale-1003', 'demo-auth-2002', 'demo-sale-1006'];
 
@@ -226,6 +234,9 @@ function OrderResult({
       heading.current?.focus();
     }
   }, [order, searchRound]);
+  useEffect(() => {
+    if (order) void loadActionPanel().catch(() => undefined); // the press finds it here
+  }, [order]);
 
   const close = useCallback(() => {
     const kind = openKind;
@@ -292,14 +303,16 @@ function OrderResult({
         />
       </section>
       {openKind && (
-        <ActionPanel
-          key={`${order.orderId}-${openKind}`}
-          kind={openKind}
-          order={order}
-          profile={profile}
-          onClose={close}
-          onBusyChange={setBusy}
-        />
+        <Suspense fallback={<p className="screen-loading">Loading…</p>}>
+          <ActionPanel
+            key={`${order.orderId}-${openKind}`}
+            kind={openKind}
+            order={order}
+            profile={profile}
+            onClose={close}
+            onBusyChange={setBusy}
+          />
+        </Suspense>
       )}
       <OrderTimeline order={order} />
     </>

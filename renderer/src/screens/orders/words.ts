@@ -1,6 +1,6 @@
 // The words the Orders screen uses for the gateway's and the journal's codes.
 
-import { REFUND_REASONS, VOID_REASONS } from '../../../../common/contract';
+import { REFUND_REASONS, VOID_REASONS } from '../../../../common/action-reasons';
 
 export type ActionKind = 'capture' | 'void' | 'refund' | 'cancel';
 

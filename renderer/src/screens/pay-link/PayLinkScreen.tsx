@@ -4,8 +4,7 @@
 // order like the others) or it fails.
 
 import { useQuery } from '@tanstack/react-query';
-import { QRCodeSVG } from 'qrcode.react';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState, type ComponentProps } from 'react';
 
 import type { z } from 'zod';
 
@@ -23,6 +22,18 @@ import { FormCheck } from '../../money/checks';
 import { useMoneyAction } from '../../money/useMoneyAction';
 import '../../money/money.css';
 
+// The QR code's encoder is as large as the rest of the screen and is needed only once a link
+// exists: it loads once the screen has painted, so a link made shows its code at once.
+const loadQr = () => import('qrcode.react');
+const LazyQRCodeSVG = lazy(() => loadQr().then((m) => ({ default: m.QRCodeSVG })));
+function QRCodeSVG(props: ComponentProps<typeof LazyQRCodeSVG>) {
+  return (
+    <Suspense fallback={null}>
+      <LazyQRCodeSVG {...props} />
+    </Suspense>
+  );
+}
+
 type PayLinkRequest = z.input<typeof payLinkRequestSchema>;
 
 const STATE_WORDS: Record<PayLinkData['state'], string> = {
@@ -33,6 +44,9 @@ const STATE_WORDS: Record<PayLinkData['state'], string> = {
 };
 
 export function PayLinkScreen() {
+  useEffect(() => {
+    void loadQr().catch(() => undefined);
+  }, []);
   const { active } = useActiveProfile();
   const ids = useId();
   const [kind, setKind] = useState<'sale' | 'preauth'>('sale');

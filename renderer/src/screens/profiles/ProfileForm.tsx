@@ -6,12 +6,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 
-import { contract, profileInputSchema } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice } from '../../components/Notice';
 import { FencedForm } from '../../components/RoleFence';
 import type { ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
+import { useSchemasSoon, withSchemas } from '../../schemas';
 import {
   describedBy,
   fieldErrorsOf,
@@ -23,7 +23,6 @@ type Environment = ProfileView['environment'];
 type EndpointKind = ProfileView['endpointKind'];
 
 const FIELDS = ['name', 'environment', 'baseUrl', 'endpointId', 'login', 'controlKey'] as const;
-const createSchema = contract.profiles.create.request;
 
 interface Draft {
   name: string;
@@ -67,6 +66,7 @@ export function ProfileForm({
   const [errors, setErrors] = useState<FieldErrors>({});
   const editing = profile !== undefined;
   const fid = (name: string) => `${uid}-${name}`;
+  useSchemasSoon();
 
   const save = useMutation({
     mutationFn: (d: Draft) => {
@@ -112,20 +112,24 @@ export function ProfileForm({
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const checked = !editing ? createSchema.safeParse(draft) : profileInputSchema.safeParse(draft);
-    const found: FieldErrors = checked.success ? {} : fieldErrorsOf(checked.error);
-    if (editing && replaceKey && !draft.controlKey.trim()) {
-      found.controlKey = profile.hasControlKey
-        ? 'Enter the new control key, or keep the stored one.'
-        : 'Enter the control key the gateway gave you.';
-    }
-    setErrors(found);
-    if (Object.values(found).some(Boolean)) {
-      save.reset();
-      focusFirstError(found);
-      return;
-    }
-    save.mutate(draft);
+    withSchemas((contract) => {
+      const checked = !editing
+        ? contract.contract.profiles.create.request.safeParse(draft)
+        : contract.profileInputSchema.safeParse(draft);
+      const found: FieldErrors = checked.success ? {} : fieldErrorsOf(checked.error);
+      if (editing && replaceKey && !draft.controlKey.trim()) {
+        found.controlKey = profile.hasControlKey
+          ? 'Enter the new control key, or keep the stored one.'
+          : 'Enter the control key the gateway gave you.';
+      }
+      setErrors(found);
+      if (Object.values(found).some(Boolean)) {
+        save.reset();
+        focusFirstError(found);
+        return;
+      }
+      save.mutate(draft);
+    });
   }
 
   const endpointLabel = draft.endpointKind === 'group' ? 'Endpoint group id' : 'Endpoint id';

@@ -8,7 +8,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 
-import { RECONCILE_PACE, type ReconcileRunData } from '../../../../common/reconcile-contract';
+import type { ReconcileRunData } from '../../../../common/reconcile-contract';
+import { RECONCILE_PACE } from '../../../../common/reconcile-pace';
 import { localTimeWithOffset } from '../../../../common/time';
 import { paydesk, unwrap } from '../../api';
 import { ErrorNotice, Notice } from '../../components/Notice';

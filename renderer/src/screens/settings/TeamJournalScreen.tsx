@@ -7,12 +7,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 
-import { contract, type ResultOf } from '../../../../common/contract';
-import { isThisComputer } from '../../../../common/team-contract';
+import type { ResultOf } from '../../../../common/contract';
+import { isThisComputer } from '../../../../common/this-computer';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import { UploadLocalJournal } from '../../components/UploadLocalJournal';
+import { useSchemasSoon, withSchemas, type Contract } from '../../schemas';
 import { sessionKey, useSession } from '../../session';
 import {
   describedBy,
@@ -105,6 +106,7 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [restartMessage, setRestartMessage] = useState<string>();
   const [confirmStop, setConfirmStop] = useState(false);
+  useSchemasSoon();
 
   const test = useMutation({
     mutationFn: (d: Draft) => unwrap(paydesk().team.test(requestOf(d))),
@@ -138,7 +140,7 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
   }
 
   /** Checked with the bridge's own schema first, so the field that is wrong says so at once. */
-  function checked(): boolean {
+  function checked({ contract }: Contract): boolean {
     const result = contract.team.use.request.safeParse(requestOf(draft));
     const found: FieldErrors = result.success ? {} : fieldErrorsOf(result.error);
     if (!draft.password && !saved?.passwordSaved)
@@ -154,13 +156,17 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
 
   function onTest() {
     use.reset();
-    if (checked()) test.mutate(draft);
+    withSchemas((schemas) => {
+      if (checked(schemas)) test.mutate(draft);
+    });
   }
 
   function onUse(event: FormEvent) {
     event.preventDefault();
     test.reset();
-    if (checked()) use.mutate(draft);
+    withSchemas((schemas) => {
+      if (checked(schemas)) use.mutate(draft);
+    });
   }
 
   async function readCaFile(file: File | undefined) {
