@@ -17,11 +17,12 @@
 // about a row whose action id the journal has, and sends only one it has not. A journal that
 // refuses the person's role mid-batch (their team login left paydesk_finance) pauses it the
 // same way, with the store's reason: every row after would be refused alike.
+//
+// One row's way to its end (the action path, the check's reuse, a new action id) lives in
+// row-runner.ts; this file loads, starts, pauses and cancels batches and runs their lanes.
 
 import { formatMinor } from '../../gateway/amount';
-import { ServerError, TransportError, UnreadableResponseError } from '../../gateway/errors';
-import { toStoreError } from '../../store/errors';
-import { IN_FLIGHT, type JournalEntry, type JournalPort } from '../../store/journal/port';
+import type { JournalEntry, JournalPort } from '../../store/journal/port';
 import { Batches, type Batch, type BatchRow, type BatchRowState } from '../../store/sqlite/batches';
 import type { Db } from '../../store/sqlite/database';
 import type { Profiles } from '../../store/sqlite/profiles';
@@ -29,27 +30,15 @@ import { withoutCardData } from './card-data';
 import { checkBatch, confirmationText, totalsOf, type BatchTotal } from './check';
 import type * as BatchCsv from './csv';
 import { ServiceError } from '../errors';
+import { RecentChecks, RowRunner, sleep } from './row-runner';
 import type { CheckedStatus, OrderService } from '../orders/orders';
-import type { StatusResponse } from '../../gateway/response';
 
 /** The CSV reader and writer (csv-parse), loaded when a file is first loaded, not at start. */
 const batchCsv = (): Promise<typeof BatchCsv> => import('./csv');
 
-/** Codes of a journal entry closed as never having reached the gateway: safe to send anew. */
-const NEVER_ARRIVED = ['NOT_RECEIVED', 'NOT_SENT'];
-/** New action ids a row may get after its last one provably never arrived. */
-const MAX_ATTEMPTS = 5;
-/** How often a row still in flight after its follow-up ended is asked about again. */
-const MAX_FOLLOW_ROUNDS = 40;
-
 export const DEFAULT_BATCH_CONCURRENCY = 4;
-/**
- * How long the status the file's check read stands in for the status read before sending a
- * row (docs/protocol.md "Batches from a CSV": safe because the rules still count every journal
- * entry of the order and the gateway refuses more than is left). Covers a clerk reviewing the
- * totals and a 1,000-row batch at the gateway's pace; an older check is read again.
- */
-export const BATCH_CHECK_FRESH_MS = 10 * 60_000;
+/** Kept importable from here, where the batch's callers look for it. */
+export { BATCH_CHECK_FRESH_MS } from './row-runner';
 
 export interface BatchRowView {
   line: number;
@@ -108,22 +97,6 @@ export interface BatchServiceOptions {
   now?: () => number;
 }
 
-/** A failure of reading, not a refusal: the gateway's 500, a lost connection, a garbled answer. */
-const passing = (error: unknown) =>
-  error instanceof ServerError ||
-  error instanceof TransportError ||
-  error instanceof UnreadableResponseError;
-/**
- * The journal cannot take this row nor any after it: away or busy (retryable), or refusing the
- * person's role (a team login taken out of paydesk_finance mid-batch). The batch pauses.
- */
-function pausesBatch(error: unknown) {
-  const storeError = toStoreError(error);
-  return storeError?.retryable || storeError?.code === 'NOT_ALLOWED' ? storeError : undefined;
-}
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 function rowView(r: BatchRow): BatchRowView {
   return {
     line: r.line,
@@ -157,12 +130,10 @@ export class BatchService {
   private readonly totals = new Map<number, BatchTotal[]>();
   /** Batches that paused by themselves because the journal could not be reached, and why. */
   private readonly pausedBecause = new Map<number, string>();
-  /**
-   * Per batch, per gateway orderid: the status its file's check read, until a row of that order
-   * is sent with it (once) or the batch ends. Kept in memory: after a restart every row reads
-   * its order's status again.
-   */
-  private readonly checks = new Map<number, Map<string, CheckedStatus>>();
+  private readonly now = () => (this.options.now ?? Date.now)();
+  /** The statuses the file's check read, reused once per order while recent (row-runner.ts). */
+  private readonly checks = new RecentChecks(this.now);
+  private readonly rowRunner: RowRunner;
 
   constructor(
     /** This desk's database, which holds the batch plans (never the journal). */
@@ -173,6 +144,10 @@ export class BatchService {
     private readonly options: BatchServiceOptions,
   ) {
     this.store = new Batches(db);
+    this.rowRunner = new RowRunner(this.store, journal, orders, this.checks, {
+      closing: () => this.closing,
+      pausedBy: (batchId, reason) => this.pausedBecause.set(batchId, reason),
+    });
   }
 
   /**
@@ -341,7 +316,7 @@ export class BatchService {
           const current = this.store.row(batch.id, row.line) as BatchRow;
           // A row already sent goes to its end even when the clerk paused or cancelled.
           if (current.state !== 'sending' && run.stop) return;
-          await this.runRow(batch, current, run);
+          await this.rowRunner.run(batch, current, run);
           this.changed(batch.id);
         }
       }
@@ -352,138 +327,8 @@ export class BatchService {
     const counts = this.store.counts(batch.id);
     if (counts.ready === 0 && counts.sending === 0) {
       this.store.setState(batch.id, run.stop === 'cancel' ? 'cancelled' : 'done');
-      this.checks.delete(batch.id);
+      this.checks.forget(batch.id);
     } else this.store.setState(batch.id, 'paused');
-  }
-
-  private readonly now = () => (this.options.now ?? Date.now)();
-
-  /**
-   * The status the file's check read for this order, when it is recent; used once (the first
-   * row of the order sent in this batch), so a second row of the same order reads it again.
-   */
-  private recentCheck(batchId: number, orderid: string | null): StatusResponse | undefined {
-    const statuses = this.checks.get(batchId);
-    const checked = orderid ? statuses?.get(orderid) : undefined;
-    if (!checked || !orderid) return undefined;
-    statuses?.delete(orderid);
-    return this.now() - checked.readAt <= BATCH_CHECK_FRESH_MS ? checked.status : undefined;
-  }
-
-  /** One row through the single-action path, followed until it is final. Never throws. */
-  private async runRow(batch: Batch, row: BatchRow, run: Run): Promise<void> {
-    try {
-      if (row.operation === 'status') {
-        const view = await this.orders.lookup(batch.profileId, {
-          ...(row.orderid ? { orderid: row.orderid } : {}),
-          ...(row.refClientOrderId ? { client_orderid: row.refClientOrderId } : {}),
-        });
-        this.store.setRow(batch.id, row.line, { state: 'done', status: view.status });
-        return;
-      }
-      let actionId = row.actionId as string;
-      if (row.state === 'ready') this.store.setRow(batch.id, row.line, { state: 'sending' });
-      let attempt = row.attempt;
-      for (let round = 0; round < MAX_FOLLOW_ROUNDS; round++) {
-        let thrown: unknown;
-        try {
-          // A new action id is sent once; one the journal has is only asked about (resume).
-          // Its order's status is the check's while recent (first try only; see recentCheck).
-          const checked = round === 0 ? this.recentCheck(batch.id, row.orderid) : undefined;
-          await this.act(batch, row, actionId, checked);
-        } catch (error) {
-          // The journal is away: nothing was sent that it did not record; pause (see above).
-          // A row that was waiting and whose first try stopped there is waiting again (a row
-          // sent in an earlier run stays "sending": a cancel must not drop what may have left).
-          if (pausesBatch(error)) {
-            if (round === 0 && row.state === 'ready')
-              this.store.setRow(batch.id, row.line, { state: 'ready' });
-            throw error;
-          }
-          thrown = error;
-        }
-        let entry = await this.journal.get(actionId);
-        if (!entry && passing(thrown) && round + 1 < MAX_FOLLOW_ROUNDS) {
-          // The order's status could not be read before sending (a 500, a cut connection):
-          // nothing was written, nothing left; the same action id is tried again, unless the
-          // clerk paused or cancelled meanwhile: then the row waits again, as never started.
-          if (run.stop) {
-            this.store.setRow(batch.id, row.line, { state: 'ready' });
-            return;
-          }
-          await sleep(100);
-          continue;
-        }
-        if (!entry) {
-          // Refused before the journal entry was written: nothing left Paydesk.
-          this.store.setRow(batch.id, row.line, { state: 'failed', error: message(thrown) });
-          return;
-        }
-        if (IN_FLIGHT.includes(entry.state)) entry = (await this.orders.settled(actionId)) ?? entry;
-        if (entry.state === 'final') {
-          const approved = entry.status === 'approved';
-          this.store.setRow(batch.id, row.line, {
-            state: approved ? 'done' : 'failed',
-            status: entry.status,
-            error: approved
-              ? null
-              : (entry.errorMessage ?? `The gateway answered ${entry.status}.`),
-          });
-          return;
-        }
-        if (entry.state === 'refused') {
-          if (NEVER_ARRIVED.includes(entry.errorCode ?? '') && attempt + 1 < MAX_ATTEMPTS) {
-            // Paused or cancelled meanwhile: nothing of this row is at the gateway, so it waits
-            // again (a resume gives it a new action id through this same branch).
-            if (run.stop) {
-              this.store.setRow(batch.id, row.line, { state: 'ready' });
-              return;
-            }
-            // Closed by the journal as never received: a new action, its id stored first.
-            actionId = this.orders.openAction().clientOrderId;
-            attempt++;
-            this.store.newAttempt(batch.id, row.line, actionId);
-            continue;
-          }
-          this.store.setRow(batch.id, row.line, {
-            state: 'failed',
-            status: 'not sent',
-            error: entry.errorMessage ?? 'Refused.',
-          });
-          return;
-        }
-        // Still in flight (its follow-up paused or the process is closing): ask again shortly.
-        if (this.closing) return;
-        await sleep(50);
-      }
-      // Left in flight: the row stays "sending"; a resume or the next start asks again.
-    } catch (error) {
-      const storeError = pausesBatch(error);
-      if (storeError) {
-        // The journal is away, busy or refuses the role: the row stays as it is (its action id
-        // kept), the batch pauses saying why, and a resume sends it only if the journal never
-        // got its entry.
-        run.stop ??= 'pause';
-        this.pausedBecause.set(batch.id, storeError.message);
-        return;
-      }
-      this.store.setRow(batch.id, row.line, { state: 'failed', error: message(error) });
-    }
-  }
-
-  private act(batch: Batch, row: BatchRow, clientOrderId: string, checked?: StatusResponse) {
-    const request = {
-      profileId: batch.profileId,
-      orderid: row.orderid ?? '',
-      clientOrderId,
-      ...(row.amountMinor !== null ? { amount: formatMinor(row.amountMinor, row.currency) } : {}),
-      ...(row.reason ? { reason: row.reason } : {}),
-      ...(row.note ? { note: row.note } : {}),
-    };
-    if (row.operation === 'capture') return this.orders.capture(request, checked);
-    if (row.operation === 'refund') return this.orders.refund(request, checked);
-    if (row.operation === 'void') return this.orders.void(request, checked);
-    throw new ServiceError('INPUT', `Unknown operation ${row.operation}.`);
   }
 
   private view(batch: Batch): BatchView {

@@ -3,32 +3,23 @@
 // fingerprint laid out for reading on the phone, exports public_key.pem, and keeps the history
 // of rotations. A new key while one exists is a rotation, confirmed first. Whoever may not
 // change keys (components/RoleFence.tsx) still chooses the profile, reads, copies and saves the
-// public key; generating and importing are fenced.
+// public key; generating and importing are fenced (GenerateKey.tsx, ImportKey.tsx).
 
-import { useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import type { z } from 'zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 
-import type { contract } from '../../../../common/contract';
 import { paydesk, unwrap } from '../../api';
 import { EnvironmentBadge } from '../../components/EnvironmentBadge';
 import { ErrorNotice, Notice } from '../../components/Notice';
-import { FencedForm } from '../../components/RoleFence';
 import { TeamKeyNotice } from '../../components/TeamKeyNotice';
 import { useActiveProfile, type ProfileView } from '../../profile-context';
 import { keys } from '../../queries';
-import { useSchemasSoon, withSchemas } from '../../schemas';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Fingerprint, fingerprintGroups } from '../../components/Fingerprint';
-import { describedBy, fieldErrorsOf, type FieldErrors } from '../../components/form-errors';
 import { localTimeWithOffset } from '../../../../common/time';
 import '../../components/admin.css';
-
-type KeyView = NonNullable<z.output<(typeof contract)['keys']['current']['result']>>;
-type Bits = 2048 | 3072 | 4096;
-/** Generate and import share it, so neither starts while the other is changing the key. */
-const keyChange = (profileId: string) => ['key-change', profileId] as const;
-const SIZES: readonly Bits[] = [2048, 3072, 4096];
+import { GenerateKey } from './GenerateKey';
+import { ImportKey } from './ImportKey';
+import type { KeyView } from './key-change';
 
 export function KeysScreen() {
   const { profiles, active } = useActiveProfile();
@@ -213,234 +204,5 @@ function ProfileKeys({ profile }: { profile: ProfileView }) {
         </section>
       )}
     </>
-  );
-}
-
-function RotationWarning({ profile }: { profile: ProfileView }) {
-  return (
-    <>
-      <p>
-        The current key of <strong>{profile.name}</strong> is retired. The gateway must receive the
-        new public key before RSA-signed operations work again.
-      </p>
-      <p>
-        Send the new public_key.pem to the operator's support and confirm its fingerprint by phone.
-      </p>
-    </>
-  );
-}
-
-function GenerateKey({
-  profile,
-  hasKey,
-  onStart,
-  onAttached,
-}: {
-  profile: ProfileView;
-  hasKey: boolean;
-  onStart: () => void;
-  onAttached: (key: KeyView) => Promise<void>;
-}) {
-  const [bits, setBits] = useState<Bits>(4096);
-  const [confirming, setConfirming] = useState(false);
-  const changing = useIsMutating({ mutationKey: keyChange(profile.id) }) > 0;
-  const generate = useMutation({
-    mutationKey: keyChange(profile.id),
-    mutationFn: (size: Bits) =>
-      unwrap(paydesk().keys.generate({ profileId: profile.id, bits: size })),
-    onMutate: onStart,
-    onSuccess: onAttached,
-  });
-
-  return (
-    <section className="card" aria-labelledby="generate-title" aria-busy={generate.isPending}>
-      <h2 id="generate-title">{hasKey ? 'Rotate: generate a new key' : 'Generate a key'}</h2>
-      <FencedForm
-        onSubmit={(e) => {
-          e.preventDefault();
-          onStart();
-          if (hasKey) setConfirming(true);
-          else generate.mutate(bits);
-        }}
-      >
-        <div className="field">
-          <label htmlFor="key-size">Key size</label>
-          <select
-            id="key-size"
-            value={bits}
-            aria-describedby="key-size-hint"
-            onChange={(e) => setBits(Number(e.target.value) as Bits)}
-            disabled={generate.isPending}
-          >
-            {SIZES.map((s) => (
-              <option key={s} value={s}>
-                {s} bits{s === 4096 ? ' (recommended)' : ''}
-              </option>
-            ))}
-          </select>
-          <span className="field-hint" id="key-size-hint">
-            A 4096-bit key takes several seconds to make.
-          </span>
-        </div>
-        <button type="submit" className="primary" disabled={changing}>
-          {hasKey ? 'Generate new key…' : 'Generate key'}
-        </button>
-      </FencedForm>
-      {generate.isPending && (
-        <div className="progress-row" role="status">
-          <progress aria-label={`Generating a ${bits}-bit key`} />
-          <span>Generating a {bits}-bit key… this can take several seconds.</span>
-        </div>
-      )}
-      {generate.error && <ErrorNotice error={generate.error} title="No key generated:" />}
-      {confirming && (
-        <ConfirmDialog
-          title={`Rotate the key of “${profile.name}”?`}
-          confirmLabel={`Generate new ${bits}-bit key`}
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => {
-            setConfirming(false);
-            generate.mutate(bits);
-          }}
-        >
-          <RotationWarning profile={profile} />
-        </ConfirmDialog>
-      )}
-    </section>
-  );
-}
-
-function ImportKey({
-  profile,
-  hasKey,
-  onStart,
-  onAttached,
-}: {
-  profile: ProfileView;
-  hasKey: boolean;
-  onStart: () => void;
-  onAttached: (key: KeyView) => Promise<void>;
-}) {
-  const [pem, setPem] = useState('');
-  const [passphrase, setPassphrase] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  /** The key the PEM holds, read and checked by main before anything is asked or stored. */
-  const [confirming, setConfirming] = useState<{ fingerprint: string; bits: number }>();
-  const changing = useIsMutating({ mutationKey: keyChange(profile.id) }) > 0;
-  useSchemasSoon();
-  const request = () => ({
-    profileId: profile.id,
-    pem,
-    ...(passphrase ? { passphrase } : {}),
-  });
-  // Check first, confirm second: garbage, an EC key or a short key is refused before the
-  // clerk is asked whether to replace anything.
-  const check = useMutation({
-    mutationFn: () => unwrap(paydesk().keys.checkImport(request())),
-    onSuccess: (found) => {
-      if (hasKey) setConfirming(found);
-      else doImport.mutate();
-    },
-  });
-  const doImport = useMutation({
-    mutationKey: keyChange(profile.id),
-    mutationFn: () => unwrap(paydesk().keys.import(request())),
-    onSuccess: async (key) => {
-      setPem('');
-      setPassphrase('');
-      await onAttached(key);
-    },
-  });
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    onStart();
-    doImport.reset();
-    withSchemas(({ contract }) => {
-      const checked = contract.keys.import.request.safeParse({
-        profileId: profile.id,
-        pem: pem.trim(),
-        ...(passphrase ? { passphrase } : {}),
-      });
-      const found = checked.success ? {} : fieldErrorsOf(checked.error);
-      setErrors(found);
-      if (!checked.success) {
-        doImport.reset();
-        document.getElementById('import-pem')?.focus();
-        return;
-      }
-      check.mutate();
-    });
-  }
-
-  return (
-    <section className="card" aria-labelledby="import-title">
-      <h2 id="import-title">Import a key</h2>
-      <FencedForm onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="import-pem">Private key (PEM)</label>
-          <textarea
-            {...describedBy('import-pem', errors.pem, true)}
-            className="pem"
-            rows={6}
-            value={pem}
-            spellCheck={false}
-            autoComplete="off"
-            placeholder="-----BEGIN PRIVATE KEY-----"
-            onChange={(e) => {
-              setPem(e.target.value);
-              setErrors({});
-            }}
-          />
-          <span className="field-hint" id="import-pem-hint">
-            PKCS#1 (BEGIN RSA PRIVATE KEY) or PKCS#8 (BEGIN PRIVATE KEY or BEGIN ENCRYPTED PRIVATE
-            KEY). It goes straight to the keychain.
-          </span>
-          {errors.pem && (
-            <span className="field-error" id="import-pem-error">
-              {errors.pem}
-            </span>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="import-passphrase">Passphrase (only for an encrypted key)</label>
-          <input
-            id="import-passphrase"
-            type="password"
-            value={passphrase}
-            autoComplete="off"
-            onChange={(e) => setPassphrase(e.target.value)}
-          />
-        </div>
-        <button type="submit" className="primary" disabled={changing || check.isPending}>
-          {check.isPending
-            ? 'Reading the key…'
-            : doImport.isPending
-              ? 'Importing…'
-              : hasKey
-                ? 'Import and rotate…'
-                : 'Import key'}
-        </button>
-      </FencedForm>
-      {check.error && <ErrorNotice error={check.error} title="Not imported:" />}
-      {doImport.error && <ErrorNotice error={doImport.error} title="Not imported:" />}
-      {confirming && (
-        <ConfirmDialog
-          title={`Replace the key of “${profile.name}”?`}
-          confirmLabel="Import new key"
-          onCancel={() => setConfirming(undefined)}
-          onConfirm={() => {
-            setConfirming(undefined);
-            doImport.mutate();
-          }}
-        >
-          <p>
-            The key you pasted is RSA {confirming.bits} bits, fingerprint{' '}
-            <span className="mono">{fingerprintGroups(confirming.fingerprint).join(' ')}</span>.
-          </p>
-          <RotationWarning profile={profile} />
-        </ConfirmDialog>
-      )}
-    </section>
   );
 }

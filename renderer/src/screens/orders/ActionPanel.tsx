@@ -3,7 +3,7 @@
 // every "Try again", every field checked before the confirmation, the one confirmation of every
 // money screen (money/ConfirmMoneyAction: a void or cancel asks for the order id), and
 // what main marked about a failed send deciding what the panel says. This file brings only the
-// order's figures, the fields and the panel's words.
+// order's figures, the fields (ActionFields.tsx) and the panel's words.
 //
 // Everything below the figures sits inside the role fence (components/RoleFence): the form, the
 // confirmation's button, "Try again" and "Change and send again" are fenced, so a person whose
@@ -26,19 +26,12 @@ import { ConfirmMoneyAction } from '../../money/ConfirmMoneyAction';
 import { useMoneyAction } from '../../money/useMoneyAction';
 import type { ProfileView } from '../../profile-context';
 import { useSchemasSoon, withSchemas, type Contract } from '../../schemas';
+import { ActionFields, hasAmountFor, type Field } from './ActionFields';
 import { ActionFigures, EntryOutcome } from './action-parts';
 import { showMoney } from './money';
 import { ACTION_WORDS, type ActionKind } from './words';
 
 type ActionRequest = z.input<typeof actionRequestSchema>;
-type Field = 'amount' | 'reason' | 'note';
-
-const HAS_AMOUNT: Record<ActionKind, boolean> = {
-  capture: true,
-  refund: true,
-  void: false,
-  cancel: false,
-};
 
 function isField(value: string | undefined): value is Field {
   return value === 'amount' || value === 'reason' || value === 'note';
@@ -61,7 +54,7 @@ export function ActionPanel({
   const words = ACTION_WORDS[kind];
   const allowance = order.actions[kind];
   const currency = order.currency ?? '';
-  const hasAmount = HAS_AMOUNT[kind];
+  const hasAmount = hasAmountFor(kind);
   const ids = useId();
   const [amount, setAmount] = useState(allowance.max ?? '');
   const [reason, setReason] = useState('');
@@ -75,11 +68,10 @@ export function ActionPanel({
   const [confirmed, setConfirmed] = useState<OrderViewData>();
   const shown = (phase === 'edit' || phase === 'confirm' ? undefined : confirmed) ?? order;
 
-  const fields = {
-    amount: useRef<HTMLInputElement>(null),
-    reason: useRef<HTMLSelectElement>(null),
-    note: useRef<HTMLTextAreaElement>(null),
-  };
+  const amountRef = useRef<HTMLInputElement>(null);
+  const reasonRef = useRef<HTMLSelectElement>(null);
+  const noteRef = useRef<HTMLTextAreaElement>(null);
+  const fields = { amount: amountRef, reason: reasonRef, note: noteRef };
   const outcome = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const focusField = (field: Field) => fields[field].current?.focus();
@@ -177,8 +169,6 @@ export function ActionPanel({
   const titleId = `${ids}-title`;
   const formId = `${ids}-form`;
   const problem = (field: Field) => action.problemOf(field);
-  const described = (...parts: (string | false | undefined)[]) =>
-    parts.filter(Boolean).join(' ') || undefined;
 
   return (
     <section
@@ -219,104 +209,31 @@ export function ActionPanel({
           <p id={`${ids}-what`} className="field-hint">
             {words.hint}
           </p>
-          {hasAmount && (
-            <div className="field">
-              <label htmlFor={`${ids}-amount`}>
-                Amount to {kind === 'capture' ? 'capture' : 'refund'} ({currency})
-              </label>
-              <div className="amount-input">
-                <input
-                  id={`${ids}-amount`}
-                  ref={fields.amount}
-                  name="amount"
-                  inputMode="decimal"
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={amount}
-                  readOnly={locked}
-                  aria-invalid={problem('amount') ? true : undefined}
-                  aria-describedby={described(
-                    !locked && `${ids}-amount-hint`,
-                    problem('amount') && `${ids}-amount-error`,
-                  )}
-                  onChange={(e) => {
-                    setAmount(e.target.value);
-                    action.clearProblem('amount');
-                  }}
-                />
-                <span className="amount-currency" aria-hidden="true">
-                  {currency}
-                </span>
-              </div>
-              {!locked && (
-                <span id={`${ids}-amount-hint`} className="field-hint">
-                  {allowance.max !== undefined
-                    ? `At most ${showMoney(allowance.max)} ${currency}, what is left. Lower it for a partial ${words.noun}.`
-                    : `Part of this order was changed outside Paydesk, so only the gateway knows what is left; enter the amount. The gateway refuses more than that and says how much is left.`}
-                </span>
-              )}
-              {problem('amount') && (
-                <span id={`${ids}-amount-error`} className="field-error" role="alert">
-                  {problem('amount')}
-                </span>
-              )}
-            </div>
-          )}
-          {words.reasons && (
-            <div className="field">
-              <label htmlFor={`${ids}-reason`}>Reason</label>
-              <select
-                id={`${ids}-reason`}
-                ref={fields.reason}
-                value={reason}
-                disabled={locked}
-                required
-                aria-invalid={problem('reason') ? true : undefined}
-                aria-describedby={problem('reason') ? `${ids}-reason-error` : undefined}
-                onChange={(e) => {
-                  setReason(e.target.value);
-                  action.clearProblem('reason');
-                  action.clearProblem('note');
-                }}
-              >
-                <option value="">Choose a reason…</option>
-                {words.reasons.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
-              </select>
-              {problem('reason') && (
-                <span id={`${ids}-reason-error`} className="field-error" role="alert">
-                  {problem('reason')}
-                </span>
-              )}
-            </div>
-          )}
-          <div className="field">
-            <label htmlFor={`${ids}-note`}>
-              Note {reason === 'Other' ? '(required for “Other”)' : '(optional)'}
-            </label>
-            <textarea
-              id={`${ids}-note`}
-              ref={fields.note}
-              rows={2}
-              maxLength={500}
-              value={note}
-              readOnly={locked}
-              aria-invalid={problem('note') ? true : undefined}
-              aria-describedby={problem('note') ? `${ids}-note-error` : undefined}
-              onChange={(e) => {
-                setNote(e.target.value);
-                action.clearProblem('note');
-              }}
-            />
-            {problem('note') && (
-              <span id={`${ids}-note-error`} className="field-error" role="alert">
-                {problem('note')}
-              </span>
-            )}
-          </div>
+          <ActionFields
+            kind={kind}
+            ids={ids}
+            allowance={allowance}
+            currency={currency}
+            amountRef={amountRef}
+            reasonRef={reasonRef}
+            noteRef={noteRef}
+            values={{ amount, reason, note }}
+            onAmount={(value) => {
+              setAmount(value);
+              action.clearProblem('amount');
+            }}
+            onReason={(value) => {
+              setReason(value);
+              action.clearProblem('reason');
+              action.clearProblem('note');
+            }}
+            onNote={(value) => {
+              setNote(value);
+              action.clearProblem('note');
+            }}
+            locked={locked}
+            problem={problem}
+          />
         </FencedForm>
 
         {sentAmount !== undefined && (

@@ -2,12 +2,12 @@
 // administrator gave the person: server, database, their own login and password), test it, use
 // it, or go back to this desk's own journal. The password is write-only: it goes to main, into
 // the keychain, and never comes back; the screen only says whether one is saved. Switching
-// journals restarts Paydesk, because the services open their journal once, at start.
+// journals restarts Paydesk, because the services open their journal once, at start. The
+// connection's fields are TeamConnectionFields.tsx; the draft they fill is team-draft.ts.
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 
-import type { ResultOf } from '../../../../common/contract';
 import { isThisComputer } from '../../../../common/this-computer';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -15,71 +15,14 @@ import { ErrorNotice, Notice } from '../../components/Notice';
 import { UploadLocalJournal } from '../../components/UploadLocalJournal';
 import { useSchemasSoon, withSchemas, type Contract } from '../../schemas';
 import { sessionKey, useSession } from '../../session';
-import {
-  describedBy,
-  fieldErrorsOf,
-  splitBridgeError,
-  type FieldErrors,
-} from '../../components/form-errors';
+import { fieldErrorsOf, splitBridgeError, type FieldErrors } from '../../components/form-errors';
 import '../../components/admin.css';
 import { SetupSql } from './SetupSql';
+import { TeamConnectionFields } from './TeamConnectionFields';
+import { draftOf, EMPTY, FIELDS, requestOf, type Draft, type SavedView } from './team-draft';
 import './settings.css';
 
-const FIELDS = ['host', 'port', 'database', 'login', 'password', 'desk', 'tls', 'caPem'] as const;
-
-interface Draft {
-  host: string;
-  port: string;
-  database: string;
-  login: string;
-  password: string;
-  desk: string;
-  tls: 'verified' | 'none';
-  caPem: string;
-}
-
-const EMPTY: Draft = {
-  host: '',
-  port: '5432',
-  database: '',
-  login: '',
-  password: '',
-  desk: '',
-  tls: 'verified',
-  caPem: '',
-};
-
 const settingsKey = ['team', 'settings'] as const;
-
-/** The request the contract takes; an empty password means "the one in the keychain". */
-function requestOf(d: Draft) {
-  return {
-    host: d.host,
-    port: /^\d+$/.test(d.port.trim()) ? Number(d.port.trim()) : Number.NaN,
-    database: d.database,
-    login: d.login,
-    desk: d.desk,
-    tls: d.tls,
-    ...(d.password ? { password: d.password } : {}),
-    ...(d.caPem.trim() ? { caPem: d.caPem } : {}),
-  };
-}
-
-type SavedView = ResultOf<'team', 'settings'>;
-
-function draftOf(settings: SavedView['settings'] | undefined): Draft {
-  if (!settings) return EMPTY;
-  return {
-    host: settings.host,
-    port: String(settings.port),
-    database: settings.database,
-    login: settings.login,
-    password: '',
-    desk: settings.desk,
-    tls: settings.tls,
-    caPem: settings.caPem ?? '',
-  };
-}
 
 export function TeamJournalScreen() {
   const saved = useQuery({
@@ -169,11 +112,6 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
     });
   }
 
-  async function readCaFile(file: File | undefined) {
-    if (!file) return;
-    set('caPem', await file.text());
-  }
-
   const current = session.data;
   const onTeam = current?.journal === 'team';
   const passwordSaved = saved?.passwordSaved ?? false;
@@ -246,139 +184,14 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
 
       <form className="card team-form" aria-labelledby={`${uid}-form`} noValidate onSubmit={onUse}>
         <h2 id={`${uid}-form`}>Connection</h2>
-        <div className="form-grid">
-          <div className="field">
-            <label htmlFor={fid('host')}>Server</label>
-            <input
-              {...describedBy(fid('host'), errors.host, true)}
-              value={draft.host}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="db.example.com"
-              onChange={(e) => set('host', e.target.value)}
-            />
-            <span className="field-hint" id={`${fid('host')}-hint`}>
-              The PostgreSQL server&apos;s name or address.
-            </span>
-            {errors.host && <FieldError id={fid('host')} message={errors.host} />}
-          </div>
-          <div className="field">
-            <label htmlFor={fid('port')}>Port</label>
-            <input
-              {...describedBy(fid('port'), errors.port)}
-              value={draft.port}
-              inputMode="numeric"
-              autoComplete="off"
-              onChange={(e) => set('port', e.target.value)}
-            />
-            {errors.port && <FieldError id={fid('port')} message={errors.port} />}
-          </div>
-          <div className="field">
-            <label htmlFor={fid('database')}>Database</label>
-            <input
-              {...describedBy(fid('database'), errors.database)}
-              value={draft.database}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => set('database', e.target.value)}
-            />
-            {errors.database && <FieldError id={fid('database')} message={errors.database} />}
-          </div>
-          <div className="field">
-            <label htmlFor={fid('login')}>Your login</label>
-            <input
-              {...describedBy(fid('login'), errors.login, true)}
-              value={draft.login}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => set('login', e.target.value)}
-            />
-            <span className="field-hint" id={`${fid('login')}-hint`}>
-              Your own database login, never a shared one: the journal records it as who did what.
-            </span>
-            {errors.login && <FieldError id={fid('login')} message={errors.login} />}
-          </div>
-          <div className="field">
-            <label htmlFor={fid('password')}>Password</label>
-            <input
-              {...describedBy(fid('password'), errors.password, true)}
-              type="password"
-              value={draft.password}
-              autoComplete="new-password"
-              placeholder={passwordSaved ? 'saved in this computer’s keychain' : ''}
-              onChange={(e) => set('password', e.target.value)}
-            />
-            <span className="field-hint" id={`${fid('password')}-hint`}>
-              {passwordSaved
-                ? 'Saved in this computer’s keychain. Leave empty to keep it, or type a new one.'
-                : 'Kept in this computer’s keychain, never in a file; Paydesk never shows it again.'}
-            </span>
-            {errors.password && <FieldError id={fid('password')} message={errors.password} />}
-          </div>
-          <div className="field">
-            <label htmlFor={fid('desk')}>This desk’s name</label>
-            <input
-              {...describedBy(fid('desk'), errors.desk, true)}
-              value={draft.desk}
-              autoComplete="off"
-              placeholder="Front-1"
-              onChange={(e) => set('desk', e.target.value)}
-            />
-            <span className="field-hint" id={`${fid('desk')}-hint`}>
-              Stored with every entry, and shown to a desk that finds an order busy.
-            </span>
-            {errors.desk && <FieldError id={fid('desk')} message={errors.desk} />}
-          </div>
-          <div className="field field-wide">
-            <label htmlFor={fid('tls')}>Connection security</label>
-            <select
-              {...describedBy(fid('tls'), errors.tls ?? (remotePlain ? 'plain' : undefined), true)}
-              value={draft.tls}
-              onChange={(e) => set('tls', e.target.value === 'none' ? 'none' : 'verified')}
-            >
-              <option value="verified">TLS, certificate verified</option>
-              <option value="none">No TLS (only to this computer)</option>
-            </select>
-            <span className="field-hint" id={`${fid('tls')}-hint`}>
-              TLS is required to any other computer: the password and the journal never cross a
-              network in clear. Without TLS Paydesk connects only to localhost, 127.0.0.1 or ::1.
-            </span>
-            {(errors.tls ?? remotePlain) && (
-              <FieldError
-                id={fid('tls')}
-                message={
-                  errors.tls ??
-                  `${draft.host.trim()} is another computer: choose "TLS, certificate verified".`
-                }
-              />
-            )}
-          </div>
-          <div className="field field-wide">
-            <label htmlFor={fid('caPem')}>CA certificate (optional)</label>
-            <textarea
-              {...describedBy(fid('caPem'), errors.caPem, true)}
-              value={draft.caPem}
-              rows={4}
-              spellCheck={false}
-              placeholder="-----BEGIN CERTIFICATE-----"
-              onChange={(e) => set('caPem', e.target.value)}
-            />
-            <span className="field-hint" id={`${fid('caPem')}-hint`}>
-              Only when the server&apos;s certificate is signed by your company&apos;s own
-              authority: paste it (PEM), or{' '}
-              <label className="file-link">
-                read it from a file
-                <input
-                  type="file"
-                  accept=".pem,.crt,.cer,text/plain"
-                  onChange={(e) => void readCaFile(e.target.files?.[0])}
-                />
-              </label>
-              .
-            </span>
-            {errors.caPem && <FieldError id={fid('caPem')} message={errors.caPem} />}
-          </div>
-        </div>
+        <TeamConnectionFields
+          draft={draft}
+          errors={errors}
+          fid={fid}
+          set={set}
+          passwordSaved={passwordSaved}
+          remotePlain={remotePlain}
+        />
 
         {test.data && (
           <Notice kind="success">
@@ -425,13 +238,5 @@ function TeamJournalForm({ saved }: { saved: SavedView | undefined }) {
         </ConfirmDialog>
       )}
     </div>
-  );
-}
-
-function FieldError({ id, message }: { id: string; message: string }) {
-  return (
-    <span className="field-error" id={`${id}-error`} role="alert">
-      {message}
-    </span>
   );
 }
