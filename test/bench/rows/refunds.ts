@@ -318,21 +318,21 @@ export const refundsRow: BenchRow = {
       );
       const lines: BenchLine[] = [
         {
-          figure: 'refunds through the services, sequential',
+          // Against a client that neither writes ahead nor follows: issue 27 retired this
+          // comparison's target for the fair reference's line below; kept as an extra.
+          figure: '(extra) refunds through the services, sequential, against a bare client',
           project: `${num(s.project)}/s`,
           reference: `same status + return by a bare client: ${num(s.reference)}/s`,
           ratio: ratio(s.project, s.reference),
-          target: '>= 0.8x the bare client',
-          met: s.project / s.reference >= 0.8,
+          target: '',
           note: `${REPS} runs per side of ${SEQUENTIAL} refunds (or ${RUN_MS / 1000} s), interleaved (services, bare, services at 16, bare at 16, ...), medians (more repetitions, up to ${2 * REPS}, while a bare client's rate moved by more than 20% between the last two; here ${REPS + repeated}); each refund of its own approved sale, made before its run, untimed; embedded sandbox (same process) with delay 0; the services' background status follow-up runs as in the app and is awaited, untimed, after each run`,
         },
         {
-          figure: 'refunds, 16 at a time',
+          figure: '(extra) refunds, 16 at a time, against a bare client',
           project: `${num(p.project)}/s (${ratio(p.project, s.project)} sequential)`,
           reference: `bare client at 16: ${num(p.reference)}/s`,
           ratio: ratio(p.project, p.reference),
-          target: '>= 0.8x bare at 16, and >= 2.5x sequential',
-          met: p.project / p.reference >= 0.8 && p.project / s.project >= 2.5,
+          target: '',
           note: `${REPS} runs per side of ${CONCURRENT} refunds (or ${RUN_MS / 1000} s)`,
         },
         {
