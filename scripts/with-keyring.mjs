@@ -45,6 +45,19 @@ function run(file, args, env) {
   });
 }
 
+/**
+ * Removes a throw-away folder; never changes the command's exit status. The keyring daemon
+ * outlives its D-Bus session by a moment and may still be writing its keyring file while the
+ * folder is removed (ENOTEMPTY): retried, and at worst left behind with one line saying so.
+ */
+function removeQuietly(folder) {
+  try {
+    rmSync(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (error) {
+    console.error(`Could not remove ${folder}: ${error.message}`);
+  }
+}
+
 const problem = whyNot();
 let code;
 if (process.platform !== 'linux' || problem) {
@@ -65,8 +78,8 @@ if (process.platform !== 'linux' || problem) {
       XDG_RUNTIME_DIR: runtime,
     });
   } finally {
-    rmSync(home, { recursive: true, force: true });
-    rmSync(runtime, { recursive: true, force: true });
+    removeQuietly(home);
+    removeQuietly(runtime);
   }
 }
 process.exitCode = code;
