@@ -8,10 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { closeSharedBrowser, startHarness, type Harness } from '../harness/harness';
+import { BULK_START, bulkRef, fillBulkJournal } from '../support/bulk-journal';
 
 const BULK = 1_000_000;
-const START = Date.parse('2024-01-01T00:00:00Z');
-const refOf = (i: number) => `bulk-${String(i).padStart(7, '0')}`;
+const START = BULK_START;
+const refOf = bulkRef;
 /** aria-rowindex of entry i: newest first, after the header's 1. */
 const rowIndexOf = (i: number) => String(BULK - 1 - i + 2);
 
@@ -22,19 +23,7 @@ beforeAll(async () => {
   h.page.setDefaultTimeout(20_000);
   const sandbox = (await h.services.profiles.list()).find((p) => p.embedded);
   if (!sandbox) throw new Error('no sandbox profile');
-  h.services.db
-    .prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < @last)
-       INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid,
-         orderid, amount_minor, currency, reason, email, summary, state, status, created_at,
-         updated_at, final_at, action, target_client_orderid)
-       SELECT printf('bulk-%07d', i), @profile, 'bulk-clerk', 'RETURN', CAST(5000000 + i AS TEXT),
-         CAST(6000000 + i AS TEXT), 100 + i % 9000, 'EUR', 'Customer request',
-         'c' || i || '@example.com', '{}', 'final', 'approved', t, t, t, 'refund',
-         printf('shop-bulk-%07d', i)
-       FROM (SELECT i, strftime('%Y-%m-%dT%H:%M:%fZ', @start + i * 60, 'unixepoch') AS t FROM n)`,
-    )
-    .run({ last: BULK - 1, profile: sandbox.id, start: START / 1000 });
+  fillBulkJournal(h.services.db, sandbox.id, BULK);
 }, 600_000);
 afterAll(async () => {
   await h?.close();

@@ -27,7 +27,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices, type StartOptions } from '../../main/services/app';
 import { backupDatabase, checkBackup, listBackups } from '../../main/store/sqlite/backup';
-import { openDatabase, type Db } from '../../main/store/sqlite/database';
+import { openDatabase } from '../../main/store/sqlite/database';
+import { fillBulkJournal } from '../support/bulk-journal';
 import { until } from '../support/wait';
 
 /** Entries enough that integrity_check of the copy runs well past a timer's tick. */
@@ -59,21 +60,6 @@ async function sandboxProfile(app: PaydeskServices): Promise<string> {
   const sandbox = (await app.profiles.list()).find((p) => p.embedded);
   if (!sandbox) throw new Error('no sandbox profile');
   return sandbox.id;
-}
-
-function fillJournal(db: Db, profile: string, entries: number): void {
-  db.prepare(
-    `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < @last)
-       INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid,
-         orderid, amount_minor, currency, reason, email, summary, state, status, created_at,
-         updated_at, final_at, action, target_client_orderid)
-       SELECT printf('bulk-%07d', i), @profile, 'bulk-clerk', 'RETURN', CAST(5000000 + i AS TEXT),
-         CAST(6000000 + i AS TEXT), 100 + i % 9000, 'EUR', 'Customer request',
-         'c' || i || '@example.com', '{}', 'final', 'approved', t, t, t, 'refund',
-         printf('shop-bulk-%07d', i)
-       FROM (SELECT i, strftime('%Y-%m-%dT%H:%M:%fZ', 1704067200 + i * 60, 'unixepoch') AS t
-             FROM n)`,
-  ).run({ last: entries - 1, profile });
 }
 
 /** The copy in `folder` being checked: under its .partial name and already out of WAL. */
@@ -132,7 +118,7 @@ afterEach(async () => {
 describe(`a backup of a journal of ${ENTRIES.toLocaleString('en')} entries`, () => {
   it('leaves the app answering while the copy is checked, and the backup is whole', async () => {
     const app = await start();
-    fillJournal(app.db, await sandboxProfile(app), ENTRIES);
+    fillBulkJournal(app.db, await sandboxProfile(app), ENTRIES);
     const folder = app.backups.folder;
 
     const backingUp = app.backups.backupNow();
@@ -152,7 +138,7 @@ describe(`a backup of a journal of ${ENTRIES.toLocaleString('en')} entries`, () 
 
   it('quitting while the copy is checked stops the backup: nothing left in the folder, and the next start backs up again', async () => {
     const app = await start();
-    fillJournal(app.db, await sandboxProfile(app), ENTRIES);
+    fillBulkJournal(app.db, await sandboxProfile(app), ENTRIES);
     const folder = app.backups.folder;
 
     const backingUp = app.backups.backupNow();
@@ -172,7 +158,7 @@ describe(`a backup of a journal of ${ENTRIES.toLocaleString('en')} entries`, () 
 
   it('quitting while the file is being copied stops the copy: nothing left in the folder', async () => {
     const app = await start();
-    fillJournal(app.db, await sandboxProfile(app), ENTRIES);
+    fillBulkJournal(app.db, await sandboxProfile(app), ENTRIES);
     const folder = app.backups.folder;
 
     const backingUp = app.backups.backupNow();
@@ -195,7 +181,7 @@ describe('a damaged journal', () => {
     db.exec(
       "INSERT INTO profiles (id, name, environment, base_url, endpoint_id, login, created_at, updated_at) VALUES ('p', 'Shop', 'sandbox', 'http://127.0.0.1:1', '1', 'shop', 't', 't')",
     );
-    fillJournal(db, 'p', 2_000);
+    fillBulkJournal(db, 'p', 2_000);
     db.pragma('wal_checkpoint(TRUNCATE)');
     const { rootpage } = db
       .prepare("SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = 'journal'")

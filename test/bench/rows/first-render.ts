@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { build } from 'vite';
 
 import { closeSharedBrowser, startHarness, type Harness } from '../../harness/harness';
+import { bulkRef, fillBulkJournal } from '../../support/bulk-journal';
 import type { BenchLine, BenchRow } from '../lib/report';
 import { median, ms, now, num, ratio } from '../lib/stats';
 
@@ -17,8 +18,6 @@ const ROOT = new URL('../../../', import.meta.url).pathname;
 const REPS = 5;
 const BIG = 1_000_000;
 const SMALL = 100;
-const START = Date.parse('2024-01-01T00:00:00Z');
-const refOf = (i: number) => `bulk-${String(i).padStart(7, '0')}`;
 
 async function harnessWith(entries: number): Promise<Harness> {
   // No automatic backup: the app's first one starts 15 s after start, after the first screen;
@@ -28,19 +27,7 @@ async function harnessWith(entries: number): Promise<Harness> {
   h.page.setDefaultTimeout(120_000);
   const sandbox = (await h.services.profiles.list()).find((p) => p.embedded);
   if (!sandbox) throw new Error('no sandbox profile');
-  h.services.db
-    .prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < @last)
-       INSERT INTO journal (client_orderid, profile_id, operator, operation, target_orderid,
-         orderid, amount_minor, currency, reason, email, summary, state, status, created_at,
-         updated_at, final_at, action, target_client_orderid)
-       SELECT printf('bulk-%07d', i), @profile, 'bulk-clerk', 'RETURN', CAST(5000000 + i AS TEXT),
-         CAST(6000000 + i AS TEXT), 100 + i % 9000, 'EUR', 'Customer request',
-         'c' || i || '@example.com', '{}', 'final', 'approved', t, t, t, 'refund',
-         printf('shop-bulk-%07d', i)
-       FROM (SELECT i, strftime('%Y-%m-%dT%H:%M:%fZ', @start + i * 60, 'unixepoch') AS t FROM n)`,
-    )
-    .run({ last: entries - 1, profile: sandbox.id, start: START / 1000 });
+  fillBulkJournal(h.services.db, sandbox.id, entries);
   // Settled into the database file, as a desk's journal is that grew over months: not a WAL of
   // a million fresh rows for the first reads to go through.
   h.services.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -53,7 +40,7 @@ async function journalPainted(h: Harness, entries: number): Promise<number> {
   await h.open('#/journal');
   await h.page
     .getByRole('row')
-    .filter({ hasText: refOf(entries - 1) })
+    .filter({ hasText: bulkRef(entries - 1) })
     .waitFor();
   return now() - start;
 }
