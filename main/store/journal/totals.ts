@@ -4,15 +4,16 @@
 // - approved: its final status is approved (by the gateway, or a person settling it by hand):
 //   this money moved;
 // - open: its final answer is still owed (sending, acknowledged, unknown): it may have moved or
-//   not, so what moved is at least `approved` and at most `approved + open`;
-// - not moved: declined, filtered, error, refused, and links still waiting for their customer
-//   (no money moves until the customer pays). Counted, not summed.
+//   not, so what moved is at least `approved` and at most `approved + open`. A payment link
+//   waiting for its customer is open too: the customer may have paid at the gateway before the
+//   journal heard of it, so only the gateway could say it moved nothing (the daily close counts
+//   it as waiting for the same reason);
+// - not moved: declined, filtered, error, refused. Counted, not summed.
 // Entries without an amount (a saved card) count under the currency null.
 // The stores group by these columns in SQL (TOTALS_GROUPS) and fold the groups here; an export
 // tallies the entries it writes the same way (TotalsTally.addEntry), so a file's totals are
 // those of its own lines.
 
-import { CUSTOMER_LINK_OPERATIONS } from '../../../common/journal-actions';
 import { IN_FLIGHT, type JournalEntry, type JournalState } from './types';
 
 export interface Sum {
@@ -43,9 +44,8 @@ export interface JournalTotals {
 export type Bucket = 'approved' | 'open' | 'notMoved';
 
 /** Which column an entry counts in (see the top of this file). */
-export function bucketOf(state: string, status: string | null, operation: string): Bucket {
+export function bucketOf(state: string, status: string | null): Bucket {
   if (state === 'final') return status === 'approved' ? 'approved' : 'notMoved';
-  if (state === 'acknowledged' && CUSTOMER_LINK_OPERATIONS.includes(operation)) return 'notMoved';
   return IN_FLIGHT.includes(state as JournalState) ? 'open' : 'notMoved';
 }
 
@@ -94,7 +94,7 @@ export class TotalsTally {
       this.lines.set(group.currency, (byAction = new Map<string, Omit<ActionTotals, 'action'>>()));
     let line = byAction.get(action);
     if (!line) byAction.set(action, (line = emptyLine()));
-    const bucket = bucketOf(group.state, group.status, group.operation);
+    const bucket = bucketOf(group.state, group.status);
     if (bucket === 'notMoved') {
       line.notMoved += count;
     } else {
