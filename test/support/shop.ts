@@ -7,13 +7,20 @@ import { TEST_CARD } from './samples';
 
 export const SHOP = { login: 'shop', endpointId: '1111' } as const;
 
-/** The sandbox with the shop as its merchant; orders become final after 50 ms. */
-export function startShopSandbox(controlKey: string): Promise<Sandbox> {
+/**
+ * The sandbox with the shop as its merchant; orders become final after 50 ms. `forgiveNothing`:
+ * a repeated request is a new one, as a real gateway may count it (money paths are tested so).
+ */
+export function startShopSandbox(
+  controlKey: string,
+  options: { forgiveNothing?: boolean } = {},
+): Promise<Sandbox> {
   return startSandbox({
     merchants: [{ ...SHOP, controlKey }],
     delayMs: 50,
     tickMs: 20,
     log: () => undefined,
+    ...(options.forgiveNothing ? { misbehaviour: { noDedupe: true } } : {}),
   });
 }
 

@@ -9,15 +9,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { toBridgeError } from '../../main/bridge';
-import { startSandbox, type Sandbox } from '../../main/sandbox';
+import type { Sandbox } from '../../main/sandbox';
 import { PgJournal } from '../../main/store/postgres/journal';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import { postgresStore, type TeamStore } from '../support/service-stores';
-import { approvedOrder, SHOP, shopClient } from '../support/shop';
+import { approvedOrder, SHOP, shopClient, startShopSandbox } from '../support/shop';
 
 const withPostgres = postgresForTests('the lost commit test');
 const CONTROL_KEY = 'C0AA0000-1111-2222-3333-444455556666';
-const FORGIVE_NOTHING = { noDedupe: true };
 
 /**
  * A pool whose next COMMIT reaches the server and is carried out there, while its answer never
@@ -51,13 +50,7 @@ describe.skipIf(!withPostgres)(
     let store: TeamStore;
 
     beforeAll(async () => {
-      sandbox = await startSandbox({
-        merchants: [{ ...SHOP, controlKey: CONTROL_KEY }],
-        delayMs: 50,
-        tickMs: 20,
-        log: () => undefined,
-        misbehaviour: FORGIVE_NOTHING,
-      });
+      sandbox = await startShopSandbox(CONTROL_KEY, { forgiveNothing: true });
       cluster = await startCluster();
       store = await postgresStore(cluster, 'lost_commit', {
         baseUrl: sandbox.baseUrl,

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startSandbox, type Sandbox } from '../../main/sandbox';
+import type { Sandbox } from '../../main/sandbox';
 import type { OrderView, TimelineItem } from '../../main/services/orders/view';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import {
@@ -15,7 +15,7 @@ import {
   type ServiceStore,
 } from '../support/service-stores';
 import { CONTROL_KEY } from '../support/samples';
-import { approvedOrder, SHOP, shopClient } from '../support/shop';
+import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
 
 const withPostgres = postgresForTests('the order page on PostgreSQL');
 const FORGIVE_NOTHING = { noDedupe: true };
@@ -24,13 +24,7 @@ let sandbox: Sandbox;
 let cluster: PgCluster | undefined;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    merchants: [{ ...SHOP, controlKey: CONTROL_KEY }],
-    delayMs: 50,
-    tickMs: 20,
-    log: () => undefined,
-    misbehaviour: FORGIVE_NOTHING,
-  });
+  sandbox = await startShopSandbox(CONTROL_KEY, { forgiveNothing: true });
   if (withPostgres) cluster = await startCluster();
 });
 

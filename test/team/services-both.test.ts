@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { contentText } from '../../main/files';
 import { formatMinor } from '../../main/gateway/amount';
-import { startSandbox, type Sandbox } from '../../main/sandbox';
+import type { Sandbox } from '../../main/sandbox';
 import { ServiceError } from '../../main/services/errors';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import {
@@ -19,7 +19,7 @@ import {
   type ServiceStore,
 } from '../support/service-stores';
 import { CARD_PAYOUT, CONTROL_KEY } from '../support/samples';
-import { approvedOrder, SHOP, shopClient } from '../support/shop';
+import { approvedOrder, SHOP, shopClient, startShopSandbox } from '../support/shop';
 
 const withPostgres = postgresForTests('the service tests on PostgreSQL');
 const FORGIVE_NOTHING = { noDedupe: true };
@@ -28,13 +28,7 @@ let sandbox: Sandbox;
 let cluster: PgCluster | undefined;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    merchants: [{ ...SHOP, controlKey: CONTROL_KEY }],
-    delayMs: 50,
-    tickMs: 20,
-    log: () => undefined,
-    misbehaviour: FORGIVE_NOTHING,
-  });
+  sandbox = await startShopSandbox(CONTROL_KEY, { forgiveNothing: true });
   if (withPostgres) cluster = await startCluster();
 });
 

@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { toBridgeError } from '../../main/bridge';
-import { startSandbox, type Sandbox } from '../../main/sandbox';
+import type { Sandbox } from '../../main/sandbox';
 import { StoreError } from '../../main/store/errors';
 import type { JournalPort } from '../../main/store/journal/port';
 import { withOrderLock } from '../../main/store/postgres/order-lock';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
 import { postgresStore, type TeamStore } from '../support/service-stores';
-import { approvedOrder, SHOP, shopClient } from '../support/shop';
+import { approvedOrder, SHOP, shopClient, startShopSandbox } from '../support/shop';
 import { CONTROL_KEY } from '../support/samples';
 import { sleep, until } from '../support/wait';
 
@@ -35,13 +35,7 @@ describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)
   let store: TeamStore;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({
-      merchants: [{ ...SHOP, controlKey: CONTROL_KEY }],
-      delayMs: 50,
-      tickMs: 20,
-      log: () => undefined,
-      misbehaviour: FORGIVE_NOTHING,
-    });
+    sandbox = await startShopSandbox(CONTROL_KEY, { forgiveNothing: true });
     cluster = await startCluster();
     store = await postgresStore(cluster, 'services_team', {
       baseUrl: sandbox.baseUrl,
