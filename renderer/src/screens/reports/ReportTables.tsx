@@ -55,6 +55,29 @@ function Done({ tallies, currency }: { tallies: OutcomeTallies | undefined; curr
   );
 }
 
+/** A row's cells: what was done of each kind, then how many failed (per day and per operator). */
+function KindCells({
+  of,
+  kinds,
+  currency,
+}: {
+  of: (kind: string) => OutcomeTallies | undefined;
+  kinds: readonly string[];
+  currency: string;
+}) {
+  const failed = kinds.reduce((n, k) => n + (of(k)?.failed.count ?? 0), 0);
+  return (
+    <>
+      {kinds.map((k) => (
+        <td key={k} className="num">
+          <Done tallies={of(k)} currency={currency} />
+        </td>
+      ))}
+      <td className="num">{failed || '–'}</td>
+    </>
+  );
+}
+
 export function Waiting({ lines }: { lines: readonly ReportLine[] }) {
   const waiting = lines.filter((l) => l.outcome === 'pending');
   if (waiting.length === 0) return null;
@@ -183,16 +206,10 @@ export function PerDay({ lines }: { lines: readonly ReportLine[] }) {
             {days.map((day) => {
               const of = (k: string) => perDay.get(`${day}|${currency}|${k}`);
               if (!kinds.some((k) => of(k))) return null;
-              const failed = kinds.reduce((n, k) => n + (of(k)?.failed.count ?? 0), 0);
               return (
                 <tr key={day}>
                   <th scope="row">{day}</th>
-                  {kinds.map((k) => (
-                    <td key={k} className="num">
-                      <Done tallies={of(k)} currency={currency} />
-                    </td>
-                  ))}
-                  <td className="num">{failed || '–'}</td>
+                  <KindCells of={of} kinds={kinds} currency={currency} />
                 </tr>
               );
             })}
@@ -231,17 +248,11 @@ export function ByOperator({ lines }: { lines: readonly ReportLine[] }) {
             currencies.map((currency) => {
               const of = (k: string) => byOperator.get(`${operator}|${currency}|${k}`);
               if (!kinds.some((k) => of(k))) return null;
-              const failed = kinds.reduce((n, k) => n + (of(k)?.failed.count ?? 0), 0);
               return (
                 <tr key={`${operator}|${currency}`}>
                   <th scope="row">{operator}</th>
                   <td>{currencyTitle(currency)}</td>
-                  {kinds.map((k) => (
-                    <td key={k} className="num">
-                      <Done tallies={of(k)} currency={currency} />
-                    </td>
-                  ))}
-                  <td className="num">{failed || '–'}</td>
+                  <KindCells of={of} kinds={kinds} currency={currency} />
                 </tr>
               );
             }),
