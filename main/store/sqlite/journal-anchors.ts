@@ -13,7 +13,7 @@
 export type ReadIds = (last: bigint | undefined, count: number) => bigint[];
 
 /** Ids read at least per walk, so that paging on from here does not walk once per page. */
-const MIN_READ = 1_024;
+const MIN_READ = 256;
 
 export class EndAnchors {
   /** ids[k] is the id at position k * every from this end. */
