@@ -30,6 +30,8 @@ import { JournalPages, whereClause } from './journal-pages';
 
 /** Entries (about) per piece of the count of a whole journal: a few milliseconds each. */
 const COUNT_PIECE = 65_536;
+/** The most pieces a count is cut into, however far apart the ids are. */
+const MAX_COUNT_PIECES = 4_096;
 
 /** The filter's CSV chunks (without the header) from one snapshot of the journal on `db`'s file. */
 export async function* snapshotCsvChunks(
@@ -89,45 +91,37 @@ async function* connectionCsvChunks(
 }
 
 /**
- * COUNT(*) of the whole journal, in ranges of created_at (its index steps over about
- * `piece` entries per range) with a turn of the event loop between ranges. The bounds are
- * the creation times of every `piece`-th id, put in SQLite's own order; the ranges below
- * the first bound, between each two, and from the last on hold every value once, so the sum
- * is the exact count whatever the times are (out of order, repeated, not times at all).
+ * COUNT(*) of the whole journal, in ranges of ids of about `piece` entries each, with a turn of
+ * the event loop between ranges. journal_ids (the id alone, the journal's smallest index) serves
+ * each range; the ranges, from the newest id down and last everything below, hold every id
+ * once, so the sum is the exact count whatever gaps the ids have. Ids far apart make fewer,
+ * larger ranges, at most MAX_COUNT_PIECES.
  */
 export async function countInPieces(db: Db, piece = COUNT_PIECE): Promise<number> {
-  const newest = db.prepare('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get() as
-    bigint | null;
-  if (newest === null) return 0;
-  const ids: string[] = [];
-  for (let id = newest - BigInt(piece); id > 0n; id -= BigInt(piece)) {
-    ids.push(id.toString());
-  }
-  const bounds = db
-    .prepare(
-      `SELECT DISTINCT created_at FROM journal
-        WHERE id IN (SELECT CAST(value AS INTEGER) FROM json_each(?)) ORDER BY created_at`,
-    )
-    .pluck()
+  const [oldest, newest] = db
+    .prepare('SELECT MIN(id), MAX(id) FROM journal')
+    .raw(true)
     .safeIntegers(true)
-    .all(JSON.stringify(ids));
-  const count = (sql: string, ...bound: unknown[]) =>
-    Number(
-      db
-        .prepare(`SELECT COUNT(*) FROM journal ${sql}`)
-        .pluck()
-        .get(...bound),
-    );
-  if (bounds.length === 0) return count('');
-  // NULL sorts below every value; the schema has none, but the count holds them too.
-  let total = count('WHERE created_at IS NULL') + count('WHERE created_at < ?', bounds[0]);
-  for (let i = 1; i < bounds.length; i++) {
+    .get() as [bigint | null, bigint | null];
+  if (oldest === null || newest === null) return 0;
+  const span = newest - oldest + 1n;
+  const step = bigMax(BigInt(piece), span / BigInt(MAX_COUNT_PIECES) + 1n);
+  const between = db
+    .prepare('SELECT COUNT(*) FROM journal WHERE id >= ? AND id < ?')
+    .pluck()
+    .safeIntegers(true);
+  const below = db.prepare('SELECT COUNT(*) FROM journal WHERE id < ?').pluck().safeIntegers(true);
+  let total = 0n;
+  let top = newest + 1n; // the ids below `top` are still to count
+  while (top - step > oldest) {
+    total += between.get(top - step, top) as bigint;
+    top -= step;
     await turn();
-    total += count('WHERE created_at >= ? AND created_at < ?', bounds[i - 1], bounds[i]);
   }
-  await turn();
-  return total + count('WHERE created_at >= ?', bounds.at(-1));
+  return Number(total + (below.get(top) as bigint));
 }
+
+const bigMax = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 
 function turn(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
