@@ -66,6 +66,35 @@ export const CSV_SOURCE_COLUMNS = [
   'final_at',
 ] as const;
 
+/** Where each of a raw row's columns is (CSV_SOURCE_COLUMNS). */
+const at = (column: (typeof CSV_SOURCE_COLUMNS)[number]): number =>
+  CSV_SOURCE_COLUMNS.indexOf(column);
+const TOTALS_AT = {
+  currency: at('currency'),
+  action: at('action'),
+  operation: at('operation'),
+  state: at('state'),
+  status: at('status'),
+  minor: at('amount_minor'),
+};
+
+/**
+ * Adds a row read raw in CSV_SOURCE_COLUMNS order to `tally`: the export's totals are those of
+ * the lines it wrote, added up as they are written, so no query over the whole journal holds the
+ * main thread at the end.
+ */
+export function tallyRawRow(tally: TotalsTally, row: readonly unknown[]): void {
+  tally.add({
+    currency: row[TOTALS_AT.currency] as string | null,
+    action: row[TOTALS_AT.action] as string | null,
+    operation: row[TOTALS_AT.operation] as string,
+    state: row[TOTALS_AT.state] as string,
+    status: row[TOTALS_AT.status] as string | null,
+    n: 1,
+    minor: row[TOTALS_AT.minor] as bigint | null,
+  });
+}
+
 /** A stored value as cell text: NULL as nothing, integers (read as bigint) in digits. */
 function textOf(value: unknown): string {
   return value === null || value === undefined

@@ -23,7 +23,8 @@
 // batch are left out (the newest id is fixed up front).
 
 import { openReadOnly, type Db } from './database';
-import { CSV_SOURCE_COLUMNS, RawCsvChunks, type CsvChunk } from '../journal/csv';
+import { CSV_SOURCE_COLUMNS, RawCsvChunks, tallyRawRow, type CsvChunk } from '../journal/csv';
+import { TotalsTally } from '../journal/totals';
 import { csvLineWriter } from '../csv-record';
 import type { JournalFilter } from '../journal/filter';
 import { JournalPages, whereClause } from './journal-pages';
@@ -68,7 +69,8 @@ export async function* snapshotCsvChunks(
 /**
  * The export on one connection: the count (a chunk that says the total), then batches of `size`
  * of the filter's rows, newest first, each read to its end and turned straight into UTF-8
- * (csv.ts RawCsvChunks, its records written by csv-record.ts), and last their totals.
+ * (csv.ts RawCsvChunks, its records written by csv-record.ts), and last the totals of the lines
+ * written, added up as they went (tallyRawRow).
  */
 async function* connectionCsvChunks(
   db: Db,
@@ -80,16 +82,15 @@ async function* connectionCsvChunks(
   const total = whereClause(filter).where === '' ? await countInPieces(db) : pages.count(filter);
   yield { content: '', entries: 0, total };
   const csv = new RawCsvChunks(await csvLineWriter(), profileName);
-  let newest: bigint | undefined;
+  const tally = new TotalsTally();
   const add = (row: readonly unknown[]) => {
-    newest ??= row[CSV_SOURCE_COLUMNS.length] as bigint;
     csv.add(row);
+    tallyRawRow(tally, row);
   };
   for (const entries of pages.rawBatches(filter, size, CSV_SOURCE_COLUMNS, add)) {
     yield { content: csv.take(), entries };
   }
-  // In the export's snapshot, of the rows up to the newest the lines start from.
-  yield { content: '', entries: 0, totals: pages.totals(filter, newest ?? 0n) };
+  yield { content: '', entries: 0, totals: tally.totals() };
 }
 
 /**
@@ -106,11 +107,12 @@ export async function countInPieces(
   piece = COUNT_PIECE,
   wholeUpTo = WHOLE_COUNT_SPAN,
 ): Promise<number> {
-  const [oldest, newest] = db
-    .prepare('SELECT MIN(id), MAX(id) FROM journal')
-    .raw(true)
-    .safeIntegers(true)
-    .get() as [bigint | null, bigint | null];
+  // Two queries: SQLite finds MIN or MAX alone at an end of the index, both at once by a scan.
+  const end = (which: 'MIN' | 'MAX') =>
+    db.prepare(`SELECT ${which}(id) FROM journal`).pluck().safeIntegers(true).get() as
+      bigint | null;
+  const oldest = end('MIN');
+  const newest = end('MAX');
   if (oldest === null || newest === null) return 0;
   const span = newest - oldest + 1n;
   if (span <= BigInt(wholeUpTo)) {

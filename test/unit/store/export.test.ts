@@ -72,10 +72,18 @@ describe('CSV export', () => {
   it('writes the same text as the whole CSV, in chunks, with progress to the total', async () => {
     const out = join(dir, 'journal.csv');
     const progress: ExportProgress[] = [];
+    let totals: unknown;
+    const port = new SqliteJournalPort(db, journal);
     await writeContent(out, () =>
-      new JournalService(new SqliteJournalPort(db, journal)).csvChunks({}, (p) => progress.push(p)),
+      new JournalService(port).csvChunks(
+        {},
+        (p) => progress.push(p),
+        (t) => (totals = t),
+      ),
     );
     expect(readFileSync(out, 'utf8')).toBe(await journalCsv(journal.iterate()));
+    // The totals of the lines written, as the Journal screen totals the same entries.
+    expect(totals).toEqual(await port.totals({}));
     expect(readFileSync(out, 'utf8').trimEnd().split('\r\n')).toHaveLength(ENTRIES + 1);
     expect(progress[0]).toEqual({ done: 0, total: ENTRIES });
     expect(progress.at(-1)).toEqual({ done: ENTRIES, total: ENTRIES });
