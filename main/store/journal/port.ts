@@ -112,6 +112,17 @@ export interface JournalPort {
   ): Promise<JournalEntry>;
   /** The gateway's final status for the operation. */
   finish(clientOrderId: string, answer: GatewayAnswer): Promise<JournalEntry>;
+  /**
+   * The acknowledgement and the final status learned together (the `status` asked right after
+   * the answer was final already): both moves, each a step of the entry's history, in one
+   * transaction. The final status is recorded only while the entry is still in flight after
+   * the acknowledgement: what a person settled meanwhile stays.
+   */
+  acknowledgeAndFinish(
+    clientOrderId: string,
+    acknowledged: { orderId: string | undefined; result?: EntryResult },
+    answer: GatewayAnswer,
+  ): Promise<JournalEntry>;
   /** The gateway refused the request, or it provably never left: nothing was processed. */
   refuse(clientOrderId: string, error: JournalProblem): Promise<JournalEntry>;
   /** The request may have reached the gateway but its answer did not reach us: unsettled. */

@@ -98,6 +98,16 @@ export class SqliteJournalPort implements JournalPort {
     return this.answers.run(() => this.journal.finish(clientOrderId, answer));
   }
 
+  acknowledgeAndFinish(
+    clientOrderId: string,
+    acknowledged: { orderId: string | undefined; result?: EntryResult },
+    answer: GatewayAnswer,
+  ): Promise<JournalEntry> {
+    return this.answers.run(() =>
+      this.journal.acknowledgeAndFinish(clientOrderId, acknowledged, answer),
+    );
+  }
+
   refuse(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {
     return this.answers.run(() => this.journal.refuse(clientOrderId, error));
   }
