@@ -50,6 +50,11 @@ export interface OrderClaim {
   clientOrderId: string;
   /** What the desk is doing, as a verb phrase ("refunding"), for a desk that finds it busy. */
   action: string;
+  /**
+   * No other action of this process is being decided or sent: no other claim could share this
+   * one's commit, so a store that groups commits need not wait for company (SQLite's).
+   */
+  alone?: boolean;
 }
 
 /**
