@@ -89,7 +89,9 @@ export class KeptWalFile {
   ) {}
 
   readonly sync = async (path: string): Promise<void> => {
+    // Not closed under a sync that runs for longer than the wait (syncNow cannot be: it blocks).
     clearTimeout(this.idle);
+    this.idle = undefined;
     try {
       this.handle ??= this.openFile(path);
       await (await this.handle).datasync();
@@ -102,7 +104,6 @@ export class KeptWalFile {
 
   /** The same fsync on the calling thread: returns once the file's data is on disk. */
   readonly syncNow = (path: string): void => {
-    clearTimeout(this.idle);
     try {
       this.fd ??= openSync(path, 'r+');
       fdatasyncSync(this.fd);
@@ -113,7 +114,12 @@ export class KeptWalFile {
     this.keepForNow();
   };
 
+  /** (Re)starts the wait before closing: one timer, refreshed by every sync, not one each. */
   private keepForNow(): void {
+    if (this.idle) {
+      this.idle.refresh();
+      return;
+    }
     this.idle = setTimeout(() => void this.close(), this.keepOpenMs);
     this.idle.unref();
   }
@@ -133,6 +139,7 @@ export class KeptWalFile {
   /** Closes the file now (the next sync opens it again). */
   async close(): Promise<void> {
     clearTimeout(this.idle);
+    this.idle = undefined;
     this.closeNow();
     const handle = this.handle;
     this.handle = undefined;

@@ -315,10 +315,13 @@ export class Journal {
 
   /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
   forTarget(orderId: string): JournalEntry[] {
-    const rows = this.statement('SELECT * FROM journal WHERE target_orderid = ? ORDER BY id')
+    // Sorted here, not by ORDER BY: SQLite reads the few rows from journal_target either way,
+    // and the ORDER BY made every run of this query (once per action on an order, under its
+    // claim) several times slower, rows or none.
+    const rows = this.statement('SELECT * FROM journal WHERE target_orderid = ?')
       .safeIntegers(true)
       .all(orderId) as JournalRow[];
-    return rows.map(entryOfRow);
+    return rows.map(entryOfRow).sort((a, b) => a.id - b.id);
   }
 
   /** Every entry acting on an order or being it, oldest first (an order's page). */
