@@ -366,6 +366,8 @@ export class PaydeskServices {
         ? { firstAfterMs: options.firstBackupAfterMs }
         : {}),
     });
+    // What a backup cut short by a crash or a power cut left, off the start's path.
+    void backups.sweepLeftovers();
     if (options.backups !== 'off') backups.startSchedule();
     const teamSettings = new TeamSettingsService(
       options.dataDir,

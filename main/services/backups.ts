@@ -7,13 +7,20 @@
 // gateway, as every start does. A database the app cannot trust (read-only, damaged, missing)
 // is never backed up: its copy would push real backups out of the retention. Quitting does not
 // wait for a backup under way: it is stopped, its unfinished copy removed, and the next start
-// backs up again as usual.
+// backs up again as usual. What a backup cut short by a power cut or a kill left in the folder
+// (its .partial copy) is swept at start and before each backup (backup.ts, sweepLeftovers).
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
 import type { Logger } from '../log';
-import { backupDatabase, listBackups, pruneBackups, type BackupFile } from '../store/sqlite/backup';
+import {
+  backupDatabase,
+  listBackups,
+  pruneBackups,
+  sweepLeftovers,
+  type BackupFile,
+} from '../store/sqlite/backup';
 import { StoreError } from '../store/errors';
 import type { Db } from '../store/sqlite/database';
 import { saveChoice, type AbsentJournal } from '../store/sqlite/journal-file';
@@ -105,6 +112,18 @@ export class BackupService {
     };
   }
 
+  /**
+   * Removes what backups cut short left in the folder (a crash, a power cut); logged, never
+   * thrown: a folder that cannot be read now is the next backup's to report.
+   */
+  async sweepLeftovers(): Promise<string[]> {
+    const folder = this.folder;
+    const removed = await sweepLeftovers(folder).catch(() => []);
+    if (removed.length > 0)
+      this.options.log.log('info', 'Removed what interrupted backups left', { folder, removed });
+    return removed;
+  }
+
   /** Backs up shortly after start, then every few hours while the app runs. */
   startSchedule(): void {
     if (this.options.fault || this.timers.length > 0 || this.closed) return;
@@ -134,6 +153,7 @@ export class BackupService {
 
   private async backup(): Promise<BackupFile> {
     const folder = this.folder;
+    await this.sweepLeftovers();
     try {
       const made = await backupDatabase(this.options.db, folder, {
         signal: this.stopping.signal,

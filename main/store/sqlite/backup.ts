@@ -12,11 +12,16 @@
 // thread for a large part of a second. A backup can be stopped (Paydesk quitting): the copy stops at its next step, or the
 // check ends early, and the .partial is removed, so quitting never waits for a large file.
 //
+// A backup cut short by a power cut or a killed process cannot remove its .partial; the sweep
+// (sweepLeftovers, at start and before each backup) does, matching only the exact names a backup
+// writes, and only once they have not changed for an hour: a share may hold another desk's
+// backup under way, whose copy is written as it grows.
+//
 // Retention keeps the newest backup of each of the last 7 days that have one and of each of the
 // last 4 weeks (Monday to Sunday, UTC) that have one; nothing else in the folder is touched.
 
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { checkCopyOffThread } from './backup-check';
@@ -42,6 +47,11 @@ export interface BackupOptions {
 }
 
 const NAME = /^paydesk-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.sqlite$/;
+/** A backup's unfinished copy and the files SQLite keeps beside it while writing it. */
+const PARTIAL_NAME =
+  /^paydesk-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.sqlite\.partial(?:-journal|-wal|-shm)?$/;
+/** A partial unchanged this long is no backup under way (a copy is written as it grows). */
+export const LEFTOVER_AFTER_MS = 60 * 60 * 1000;
 
 function nameFor(at: Date): string {
   return `paydesk-${at.toISOString().replace(/[:.]/g, '-')}.sqlite`;
@@ -140,6 +150,32 @@ export function listBackups(folder: string): BackupFile[] {
     }
   }
   return found.sort((a, b) => b.takenAt.localeCompare(a.takenAt));
+}
+
+/**
+ * Removes what backups cut short left in `folder` (their .partial copies and SQLite's files
+ * beside them) once unchanged for LEFTOVER_AFTER_MS; returns their names. Any other file stays.
+ */
+export async function sweepLeftovers(folder: string, now: Date = new Date()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return []; // No folder yet: nothing left over.
+  }
+  const removed: string[] = [];
+  for (const name of names.filter((n) => PARTIAL_NAME.test(n))) {
+    const path = join(folder, name);
+    try {
+      const found = await stat(path);
+      if (!found.isFile() || now.getTime() - found.mtimeMs < LEFTOVER_AFTER_MS) continue;
+      await rm(path, { force: true });
+      removed.push(name);
+    } catch {
+      // Removed meanwhile, or not ours to remove: left as it is.
+    }
+  }
+  return removed;
 }
 
 export const RETENTION = { days: 7, weeks: 4 } as const;
