@@ -283,6 +283,8 @@ function timelineItemSchema() {
         'unknown',
       ]),
       outcomeText: z.string(),
+      /** Made on another profile than the order's page: its name, null when it was removed. */
+      otherProfile: z.object({ name: z.string().nullable() }).nullable(),
     }),
     z.object({
       kind: z.literal('said'),

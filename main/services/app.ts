@@ -269,7 +269,7 @@ export class PaydeskServices {
         options.onEntryChanged?.(entry);
       },
     });
-    const orders = new OrderService(db, journal, connections, actions);
+    const orders = new OrderService(db, journal, connections, actions, (id) => profiles.nameOf(id));
     const cards = new CardService(actions, connections);
 
     step('Checking the keychain');
