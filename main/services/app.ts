@@ -359,6 +359,7 @@ export class PaydeskServices {
       db,
       dataDir: options.dataDir,
       log,
+      session: () => opened.session.get(),
       ...(store.fault ? { fault: store.fault } : {}),
       ...(opened.team ? { teamWhere: opened.team.where } : {}),
       ...(options.backupEveryMs ? { everyMs: options.backupEveryMs } : {}),

@@ -109,6 +109,11 @@ export interface Harness {
   /** Files the app "saved" through its save dialog (the harness answers the dialog). */
   saved: SavedFile[];
   clipboard: string[];
+  /**
+   * What the system's folder picker answers next (Settings -> Backups' Choose folder…): a
+   * folder, or undefined for Cancel (the default).
+   */
+  folderPicker: { answer?: string; asked: string[] };
   /** Resolves once a restart asked by Settings -> Team journal is done (at once when none was). */
   restarted(): Promise<void>;
   /** Opens the app (index.html) in the page. */
@@ -228,6 +233,7 @@ export async function startHarness(given: HarnessOptions = {}): Promise<Harness>
   };
   const saved: SavedFile[] = [];
   const clipboard: string[] = [];
+  const folderPicker: Harness['folderPicker'] = { asked: [] };
   // Switching journals (Settings -> Team journal) restarts the services, as the desktop app
   // relaunches: the old ones stop, new ones start on the same folder and keychain, and the page
   // loads again. The binding below always calls the current bridge.
@@ -247,6 +253,10 @@ export async function startHarness(given: HarnessOptions = {}): Promise<Harness>
         },
         copyText: (text) => {
           clipboard.push(text);
+        },
+        chooseFolder: (current) => {
+          folderPicker.asked.push(current);
+          return Promise.resolve(folderPicker.answer);
         },
         // The reconciliation's page printed by the harness's own Chromium, as Electron's would.
         printPdf: async (html) => {
@@ -314,6 +324,7 @@ export async function startHarness(given: HarnessOptions = {}): Promise<Harness>
     dataDir,
     saved,
     clipboard,
+    folderPicker,
     open: async (hash = '') => {
       await options.clock?.advance(60_000);
       await page.goto(`${renderer.origin}/index.html${hash}`);
