@@ -24,6 +24,8 @@ const withPostgres = postgresForTests('the role fence browser tests');
 
 const NOT_ADMIN = (login: string, group: string) =>
   `Your login ${login} is in ${group}: only paydesk_admin changes profiles and keys.`;
+const NOT_BACKUPS_ADMIN = (login: string, group: string) =>
+  `Your login ${login} is in ${group}: only paydesk_admin chooses the backup folder and restores this desk's database. Backing up now and reading the list work for everyone.`;
 const LOOKING_UP_ONLY = (login: string) =>
   `Your login ${login} is in paydesk_support: looking up only.`;
 const NO_MONEY = (login: string) =>
@@ -165,8 +167,21 @@ describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () 
   }, 120_000);
 
   const walks: [Person, Partial<Record<Need, string>>][] = [
-    ['sam', { money: LOOKING_UP_ONLY('sam'), admin: NOT_ADMIN('sam', 'paydesk_support') }],
-    ['ann', { admin: NOT_ADMIN('ann', 'paydesk_finance') }],
+    [
+      'sam',
+      {
+        money: LOOKING_UP_ONLY('sam'),
+        admin: NOT_ADMIN('sam', 'paydesk_support'),
+        backups: NOT_BACKUPS_ADMIN('sam', 'paydesk_support'),
+      },
+    ],
+    [
+      'ann',
+      {
+        admin: NOT_ADMIN('ann', 'paydesk_finance'),
+        backups: NOT_BACKUPS_ADMIN('ann', 'paydesk_finance'),
+      },
+    ],
     ['ada', { money: NO_MONEY('ada') }],
   ];
   it.each(walks)(
