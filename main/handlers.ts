@@ -60,7 +60,8 @@ const RESTORING =
   'Paydesk restarts now: it stops writing, keeps the current file aside, restores the backup and asks the gateway about every entry that was in flight.';
 const RESTORE_BY_HAND =
   'Quit Paydesk and start it again: the backup is restored at the start, the current file kept aside.';
-const NO_FOLDER_PICKER =
+/** Choose folder… where there is no system picker (the browser harness, npm run preview). */
+export const NO_FOLDER_PICKER =
   'Choosing a folder needs the desktop app; type the folder’s whole path instead.';
 const NEW_JOURNAL = 'Paydesk restarts now with a new, empty journal.';
 const NEW_JOURNAL_BY_HAND = 'Quit Paydesk and start it again to begin a new, empty journal.';

@@ -66,6 +66,7 @@ it('chooses the folder with the picker, and refuses a typed folder that does not
   await expect.poll(() => field.inputValue()).toBe(join(h.dataDir, 'backups'));
 
   // Cancelled: nothing changes.
+  h.folderPicker.answer = null;
   await page.getByRole('button', { name: 'Choose folder…' }).click();
   await expect.poll(() => h!.folderPicker.asked).toEqual([join(h.dataDir, 'backups')]);
   expect(await field.inputValue()).toBe(join(h.dataDir, 'backups'));

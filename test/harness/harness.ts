@@ -16,10 +16,11 @@ import { build } from 'vite';
 import { eventChannelOf } from '../../common/contract';
 import { createBridge, type Bridge } from '../../main/bridge';
 import { contentText } from '../../main/files';
-import { createHandlers, type DesktopDeps } from '../../main/handlers';
+import { createHandlers, NO_FOLDER_PICKER, type DesktopDeps } from '../../main/handlers';
 import { APP_ORIGIN, createAppRequestHandler } from '../../main/protocol';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices, type StartOptions } from '../../main/services/app';
+import { ServiceError } from '../../main/services/errors';
 import { journalRowView } from '../../main/services/journal';
 import { SCREENSHOT_ZONE, type FixedClock } from './fixed-clock';
 
@@ -110,10 +111,10 @@ export interface Harness {
   saved: SavedFile[];
   clipboard: string[];
   /**
-   * What the system's folder picker answers next (Settings -> Backups' Choose folder…): a
-   * folder, or undefined for Cancel (the default).
+   * What the system's folder picker answers (Settings -> Backups' Choose folder…): a folder, or
+   * null for Cancel. Unset (npm run preview), there is no picker, as outside the desktop app.
    */
-  folderPicker: { answer?: string; asked: string[] };
+  folderPicker: { answer?: string | null; asked: string[] };
   /** Resolves once a restart asked by Settings -> Team journal is done (at once when none was). */
   restarted(): Promise<void>;
   /** Opens the app (index.html) in the page. */
@@ -256,7 +257,9 @@ export async function startHarness(given: HarnessOptions = {}): Promise<Harness>
         },
         chooseFolder: (current) => {
           folderPicker.asked.push(current);
-          return Promise.resolve(folderPicker.answer);
+          if (folderPicker.answer === undefined)
+            throw new ServiceError('INPUT', NO_FOLDER_PICKER, 'folder');
+          return Promise.resolve(folderPicker.answer ?? undefined);
         },
         // The reconciliation's page printed by the harness's own Chromium, as Electron's would.
         printPdf: async (html) => {
