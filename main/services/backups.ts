@@ -164,6 +164,8 @@ export class BackupService {
     try {
       const made = await backupDatabase(this.options.db, folder, {
         signal: this.stopping.signal,
+        // Only the default folder is made; a chosen one that is gone is a share not connected.
+        makeFolder: folder === defaultBackupFolder(this.options.dataDir),
       });
       const removed = pruneBackups(folder);
       this.lastError = undefined;

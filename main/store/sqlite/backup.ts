@@ -20,7 +20,7 @@
 // Retention keeps the newest backup of each of the last 7 days that have one and of each of the
 // last 4 weeks (Monday to Sunday, UTC) that have one; nothing else in the folder is touched.
 
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -44,6 +44,11 @@ export interface BackupOptions {
   now?: () => Date;
   /** Stops the backup: it then rejects with the signal's reason, leaving no file behind. */
   signal?: AbortSignal;
+  /**
+   * Whether a missing folder is made (true by default). False for a folder the person chose: a
+   * share that is not connected must not get a folder of its own on this disk.
+   */
+  makeFolder?: boolean;
 }
 
 const NAME = /^paydesk-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.sqlite$/;
@@ -90,7 +95,7 @@ function flushAsItGrows(file: string) {
 }
 
 /**
- * Backs `db` up into `folder` (made if missing) and returns the new backup. Throws, leaving no
+ * Backs `db` up into `folder` (made if missing, unless `options.makeFolder` is false) and returns the new backup. Throws, leaving no
  * file under a backup's name, when the copy cannot be made or does not pass integrity_check, or
  * when `options.signal` stops it.
  */
@@ -99,7 +104,11 @@ export async function backupDatabase(
   folder: string,
   options: BackupOptions = {},
 ): Promise<BackupFile> {
-  mkdirSync(folder, { recursive: true });
+  if (options.makeFolder ?? true) mkdirSync(folder, { recursive: true });
+  else if (!existsSync(folder))
+    throw new Error(
+      `the folder ${folder} is not there. Connect the disk or network share it is on, or choose another folder in Settings -> Backups.`,
+    );
   const at = (options.now ?? (() => new Date()))();
   const name = nameFor(at);
   const path = join(folder, name);

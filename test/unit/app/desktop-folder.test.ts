@@ -4,7 +4,15 @@
 // does not exist or cannot be written is refused with a sentence naming it and what to fix. The
 // typed path (backups.setFolder) gets the same checks.
 
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -77,6 +85,26 @@ it('opens the folder picker over the window at the folder in use, and saves the 
   expect(made).toMatchObject({
     ok: true,
     data: { path: expect.stringContaining(chosen) as unknown },
+  });
+}, 60_000);
+
+it('does not make the chosen folder again once it is gone (a share not connected): the backup fails, saying so', async () => {
+  const share = mkdtempSync(join(dir, 'share-'));
+  picks({ canceled: false, filePaths: [share] });
+  await call('paydesk:backups.chooseFolder');
+  rmSync(share, { recursive: true });
+  const answer = (await call('paydesk:backups.backUpNow')) as {
+    ok: boolean;
+    error: { message: string };
+  };
+  expect(answer.ok).toBe(false);
+  expect(answer.error.message).toBe(
+    `The last backup into ${share} failed: the folder ${share} is not there. Connect the disk or network share it is on, or choose another folder in Settings -> Backups.`,
+  );
+  expect(existsSync(share)).toBe(false);
+  expect(await call('paydesk:backups.status')).toMatchObject({
+    ok: true,
+    data: { lastError: answer.error.message },
   });
 }, 60_000);
 
