@@ -23,7 +23,7 @@ const refuse = (message: string) => new ServiceError('INPUT', message, 'folder')
 export function checkBackupFolder(folder: string, mayMake: boolean): void {
   if (!isAbsolute(folder))
     throw refuse(
-      `${folder} is not a whole folder path. Enter it from the root of a disk (such as /home/you/backups or D:\\Backups), or choose it with Choose folder….`,
+      `${folder} is not a whole folder path. Enter it from the root of a disk (such as /home/you/backups or D:\\Backups), or pick it with the Choose folder button.`,
     );
   if (mayMake) {
     try {
