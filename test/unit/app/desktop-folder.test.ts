@@ -170,5 +170,12 @@ it('refuses a folder it cannot write in, and a file, saying what to fix', async 
       message: `${file} is a file, not a folder. Choose the folder to keep the backups in.`,
     },
   });
+  expect(await call('paydesk:backups.setFolder', { folder: 'backups' })).toMatchObject({
+    ok: false,
+    error: {
+      message:
+        'backups is not a whole folder path. Enter it from the root of a disk (such as /home/you/backups or D:\\Backups), or pick it with the Choose folder button.',
+    },
+  });
   expect(savedFolder()).toBe(before);
 });
