@@ -49,6 +49,11 @@ export const backupCalls = {
       .strict(),
     result: backupStatusSchema,
   },
+  /** The folder chosen with the system's folder picker, checked and saved as setFolder's. */
+  chooseFolder: {
+    request: empty,
+    result: z.object({ chosen: z.boolean(), status: backupStatusSchema }),
+  },
   /** Restores `name` at a restart: the app's writes stop first, the current file is kept aside. */
   restore: { request: z.object({ name: backupName }).strict(), result: restartSchema },
   /** Only where the journal is missing or empty: begins a new one at a restart. */

@@ -283,6 +283,8 @@ function timelineItemSchema() {
         'unknown',
       ]),
       outcomeText: z.string(),
+      /** Made on another profile than the order's page: its name, null when it was removed. */
+      otherProfile: z.object({ name: z.string().nullable() }).nullable(),
     }),
     z.object({
       kind: z.literal('said'),
@@ -990,6 +992,7 @@ export const contract = {
     status: call(backupCalls.status.request, backupCalls.status.result),
     backUpNow: call(backupCalls.backUpNow.request, backupCalls.backUpNow.result),
     setFolder: call(backupCalls.setFolder.request, backupCalls.setFolder.result),
+    chooseFolder: call(backupCalls.chooseFolder.request, backupCalls.chooseFolder.result),
     restore: call(backupCalls.restore.request, backupCalls.restore.result),
     startNewJournal: call(backupCalls.startNewJournal.request, backupCalls.startNewJournal.result),
   },

@@ -71,6 +71,67 @@ function plainUtcTime(iso: string): boolean {
 }
 
 /**
+ * What one UTC day's times need to be written in local time without a Date each: see
+ * isoWithOffsetByDay. `exact`: the day goes through isoWithOffset itself.
+ */
+interface LocalDay {
+  key: string; // the UTC `YYYY-MM-DD`, '' before the first
+  exact: boolean;
+  firstDate: string; // the local `YYYY-MM-DD` at the day's start
+  nextDate: string; // the one after it, at the day's end
+  firstHour: number; // the local hour at the day's start
+  shift: number; // how many minutes local minutes run ahead of UTC's, 0-59
+  offset: string; // `+01:00`
+  // With a whole-hour shift (most zones): the local `YYYY-MM-DDTHH:` of each UTC hour, made
+  // when that hour first comes up, so a time is that, its UTC minutes to milliseconds as
+  // stored, and the offset.
+  hours: (string | undefined)[];
+}
+
+const noDay = (): LocalDay => ({
+  key: '',
+  exact: true,
+  firstDate: '',
+  nextDate: '',
+  firstHour: 0,
+  shift: 0,
+  offset: '',
+  hours: [],
+});
+
+/** A time of `day` from its UTC hour and minute and the rest as stored (`:SS.mmm`). */
+function quickTime(day: LocalDay, hour: number, minute: number, rest: string): string {
+  const m = minute + day.shift;
+  const h = day.firstHour + hour + (m < 60 ? 0 : 1);
+  return `${h < 24 ? day.firstDate : day.nextDate}T${TWO_DIGITS[h % 24]}:${TWO_DIGITS[m % 60]}${rest}${day.offset}`;
+}
+
+/** Fills `day` for the UTC day `key` (`YYYY-MM-DD`, checked as plainUtcDay checks it). */
+function learnDay(day: LocalDay, key: string): void {
+  day.key = key;
+  day.exact = true;
+  day.hours.length = 0;
+  const start = Date.parse(`${key}T00:00:00.000Z`);
+  if (Number.isNaN(start)) return;
+  const zone = new Date(start).getTimezoneOffset();
+  for (let hour = 1; hour <= 24; hour++) {
+    if (new Date(start + hour * 3_600_000 - 1).getTimezoneOffset() !== zone) return;
+  }
+  // `YYYY-MM-DDTHH:MM:SS.mmm+hh:mm`, read from its end (a year may have more digits).
+  const first = isoWithOffset(new Date(start).toISOString());
+  const last = isoWithOffset(new Date(start + 86_399_999).toISOString());
+  day.firstDate = first.slice(0, -19);
+  day.nextDate = last.slice(0, -19);
+  day.firstHour = Number(first.slice(-18, -16));
+  day.shift = Number(first.slice(-15, -13));
+  day.offset = first.slice(-6);
+  day.exact =
+    last.slice(-6) !== day.offset ||
+    quickTime(day, 0, 0, ':00.000') !== first ||
+    quickTime(day, 23, 59, ':59.999') !== last;
+}
+
+/**
  * isoWithOffset for a long run of times (a CSV export of the journal), the same text at a
  * fraction of the cost. The journal stores UTC (`2026-03-14T08:26:53.120Z`), and on most days
  * the local offset is the same all day: then a time's local text is its UTC hour and minute
@@ -79,65 +140,29 @@ function plainUtcTime(iso: string): boolean {
  * give the dates, the offset and the shift) and the offset is read at every hour of the day;
  * a day on which it changes (a summer-time change), whose ends this shortcut would write
  * differently from isoWithOffset (an offset with seconds, from before standard time), or a
- * time stored in another shape goes through isoWithOffset itself. Each call makes a fresh
- * cache: the process's time zone may change between two exports (tests set TZ).
+ * time stored in another shape goes through isoWithOffset itself. Two days are kept, the last
+ * two used: an export's creation and final times take turns and are mostly of one day, or of
+ * two. Each call makes a fresh cache: the process's time zone may change between two exports
+ * (tests set TZ).
  */
 export function isoWithOffsetByDay(): (iso: string) => string {
-  let day = ''; // the UTC `YYYY-MM-DD` the cache is for, '' before the first
-  let exact = true; // that day goes through isoWithOffset
-  let firstDate = ''; // the local `YYYY-MM-DD` at the day's start
-  let nextDate = ''; // the one after it, at the day's end
-  let firstHour = 0; // the local hour at the day's start
-  let shift = 0; // how many minutes local minutes run ahead of UTC's, 0-59
-  let offset = ''; // `+01:00`
-  // With a whole-hour shift (most zones): the local `YYYY-MM-DDTHH:` of each UTC hour, so a
-  // time is that, its UTC minutes to milliseconds as stored, and the offset.
-  let hours: string[] = [];
-
-  const quick = (hour: number, minute: number, rest: string): string => {
-    const m = minute + shift;
-    const h = firstHour + hour + (m < 60 ? 0 : 1);
-    return `${h < 24 ? firstDate : nextDate}T${TWO_DIGITS[h % 24]}:${TWO_DIGITS[m % 60]}${rest}${offset}`;
-  };
-
-  const learn = (key: string): void => {
-    day = key;
-    exact = true;
-    const start = Date.parse(`${key}T00:00:00.000Z`);
-    if (Number.isNaN(start)) return;
-    const zone = new Date(start).getTimezoneOffset();
-    for (let hour = 1; hour <= 24; hour++) {
-      if (new Date(start + hour * 3_600_000 - 1).getTimezoneOffset() !== zone) return;
-    }
-    // `YYYY-MM-DDTHH:MM:SS.mmm+hh:mm`, read from its end (a year may have more digits).
-    const first = isoWithOffset(new Date(start).toISOString());
-    const last = isoWithOffset(new Date(start + 86_399_999).toISOString());
-    firstDate = first.slice(0, -19);
-    nextDate = last.slice(0, -19);
-    firstHour = Number(first.slice(-18, -16));
-    shift = Number(first.slice(-15, -13));
-    offset = first.slice(-6);
-    exact =
-      last.slice(-6) !== offset ||
-      quick(0, 0, ':00.000') !== first ||
-      quick(23, 59, ':59.999') !== last;
-    hours =
-      shift === 0
-        ? TWO_DIGITS.slice(0, 24).map((_, hour) => quick(hour, 0, '').slice(0, -offset.length - 2))
-        : [];
-  };
-
+  let day = noDay(); // the day of the last time written
+  let other = noDay(); // the one before it
   return (iso) => {
     if (!plainUtcTime(iso)) return isoWithOffset(iso);
-    if (day === '' || !iso.startsWith(day)) {
+    if (day.key === '' || !iso.startsWith(day.key)) {
       if (!plainUtcDay(iso)) return isoWithOffset(iso);
-      learn(iso.slice(0, 10));
+      [day, other] = [other, day];
+      if (day.key === '' || !iso.startsWith(day.key)) learnDay(day, iso.slice(0, 10));
     }
-    if (exact) return isoWithOffset(iso);
+    if (day.exact) return isoWithOffset(iso);
     const hour = digit(iso, 11) * 10 + digit(iso, 12);
-    return shift === 0
-      ? (hours[hour] as string) + iso.slice(14, 23) + offset
-      : quick(hour, digit(iso, 14) * 10 + digit(iso, 15), iso.slice(16, 23));
+    if (day.shift !== 0)
+      return quickTime(day, hour, digit(iso, 14) * 10 + digit(iso, 15), iso.slice(16, 23));
+    const h = day.firstHour + hour;
+    const head = (day.hours[hour] ??=
+      `${h < 24 ? day.firstDate : day.nextDate}T${TWO_DIGITS[h % 24]}:`);
+    return head + iso.slice(14, 23) + day.offset;
   };
 }
 

@@ -1,5 +1,5 @@
 // The desktop side of the services: where the data lives (the user data folder), who is at the
-// desk (the OS user), the keychain, the save dialog and the clipboard, and the bridge that
+// desk (the OS user), the keychain, the save dialog, the folder picker and the clipboard, and the bridge that
 // offers it all to the window. main/index.ts calls startDesktop() once the app is ready, and
 // opens the window at once: the bridge is registered before the services start, lifecycle.*
 // answers from the first moment (what the start is doing, the keychain's wait), and every other
@@ -8,7 +8,7 @@
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 
-import type { BrowserWindow, Clipboard, Dialog } from 'electron';
+import type { BrowserWindow, Clipboard, Dialog, OpenDialogOptions } from 'electron';
 
 import { allCalls } from '../common/contract';
 import {
@@ -36,7 +36,7 @@ export interface DesktopDeps {
   userDataDir: string;
   documentsDir: string;
   version: string;
-  dialog: Pick<Dialog, 'showSaveDialog'>;
+  dialog: Pick<Dialog, 'showSaveDialog' | 'showOpenDialog'>;
   clipboard: Pick<Clipboard, 'writeText'>;
   /** The window events go to; undefined while none is open. */
   currentWindow: () => BrowserWindow | undefined;
@@ -129,6 +129,20 @@ export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
         await writeContent(choice.filePath, content);
         log.log('info', 'Saved a file', { kind, path: choice.filePath });
         return { saved: true, path: choice.filePath };
+      },
+      chooseFolder: async (current) => {
+        const win = deps.currentWindow();
+        const options: OpenDialogOptions = {
+          title: 'Folder for backups',
+          buttonLabel: 'Use this folder',
+          defaultPath: current,
+          // A new folder can be made in the picker (macOS) or by naming it (Windows).
+          properties: ['openDirectory', 'createDirectory', 'promptToCreate'],
+        };
+        const choice = await (win
+          ? deps.dialog.showOpenDialog(win, options)
+          : deps.dialog.showOpenDialog(options));
+        return choice.canceled ? undefined : choice.filePaths[0];
       },
       copyText: async (text) => {
         await deps.clipboard.writeText(text);

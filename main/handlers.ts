@@ -22,6 +22,11 @@ export interface DesktopDeps {
     content: FileContent,
     kind: 'pem' | 'csv' | 'sql' | 'json' | 'pdf',
   ): Promise<{ saved: boolean; path?: string }>;
+  /**
+   * Asks the person for a folder with the system's picker, opening at `current`; undefined when
+   * they cancel. Absent (no desktop): a folder is typed.
+   */
+  chooseFolder?(current: string): Promise<string | undefined>;
   /** The app's log file, for the support bundle's last days of it. */
   logFile?: string;
   copyText(text: string): Promise<void> | void;
@@ -55,6 +60,9 @@ const RESTORING =
   'Paydesk restarts now: it stops writing, keeps the current file aside, restores the backup and asks the gateway about every entry that was in flight.';
 const RESTORE_BY_HAND =
   'Quit Paydesk and start it again: the backup is restored at the start, the current file kept aside.';
+/** Choose folder… where there is no system picker (the browser harness, npm run preview). */
+export const NO_FOLDER_PICKER =
+  'Choosing a folder needs the desktop app; type the folder’s whole path instead.';
 const NEW_JOURNAL = 'Paydesk restarts now with a new, empty journal.';
 const NEW_JOURNAL_BY_HAND = 'Quit Paydesk and start it again to begin a new, empty journal.';
 
@@ -287,12 +295,17 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
       status: () => services.backups.status(),
       backUpNow: () => services.backups.backupNow(),
       setFolder: ({ folder }) => services.backups.setFolder(folder),
-      restore: ({ name }) => {
-        services.backups.chooseRestore(name);
+      chooseFolder: () =>
+        services.backups.chooseFolder((current) => {
+          if (!deps.chooseFolder) throw new ServiceError('INPUT', NO_FOLDER_PICKER, 'folder');
+          return deps.chooseFolder(current);
+        }),
+      restore: async ({ name }) => {
+        await services.backups.chooseRestore(name);
         return restart(RESTORING, RESTORE_BY_HAND);
       },
-      startNewJournal: () => {
-        services.backups.chooseNewJournal(services.absentJournal);
+      startNewJournal: async () => {
+        await services.backups.chooseNewJournal(services.absentJournal);
         return restart(NEW_JOURNAL, NEW_JOURNAL_BY_HAND);
       },
     },

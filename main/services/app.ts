@@ -269,7 +269,7 @@ export class PaydeskServices {
         options.onEntryChanged?.(entry);
       },
     });
-    const orders = new OrderService(db, journal, connections, actions);
+    const orders = new OrderService(db, journal, connections, actions, (id) => profiles.nameOf(id));
     const cards = new CardService(actions, connections);
 
     step('Checking the keychain');
@@ -359,6 +359,7 @@ export class PaydeskServices {
       db,
       dataDir: options.dataDir,
       log,
+      session: () => opened.session.get(),
       ...(store.fault ? { fault: store.fault } : {}),
       ...(opened.team ? { teamWhere: opened.team.where } : {}),
       ...(options.backupEveryMs ? { everyMs: options.backupEveryMs } : {}),
@@ -366,6 +367,8 @@ export class PaydeskServices {
         ? { firstAfterMs: options.firstBackupAfterMs }
         : {}),
     });
+    // What a backup cut short by a crash or a power cut left, off the start's path.
+    void backups.sweepLeftovers();
     if (options.backups !== 'off') backups.startSchedule();
     const teamSettings = new TeamSettingsService(
       options.dataDir,

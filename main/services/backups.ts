@@ -7,16 +7,28 @@
 // gateway, as every start does. A database the app cannot trust (read-only, damaged, missing)
 // is never backed up: its copy would push real backups out of the retention. Quitting does not
 // wait for a backup under way: it is stopped, its unfinished copy removed, and the next start
-// backs up again as usual.
+// backs up again as usual. What a backup cut short by a power cut or a kill left in the folder
+// (its .partial copy) is swept at start and before each backup (backup.ts, sweepLeftovers).
+// On a team, choosing the folder, restoring and beginning a new journal are an admin's
+// (common/backup-roles.ts): refused here, whatever the screen showed.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
+import { backupsAllowance, type Allowance } from '../../common/backup-roles';
+import type { SessionData } from '../../common/team-contract';
 import type { Logger } from '../log';
-import { backupDatabase, listBackups, pruneBackups, type BackupFile } from '../store/sqlite/backup';
+import {
+  backupDatabase,
+  listBackups,
+  pruneBackups,
+  sweepLeftovers,
+  type BackupFile,
+} from '../store/sqlite/backup';
 import { StoreError } from '../store/errors';
 import type { Db } from '../store/sqlite/database';
 import { saveChoice, type AbsentJournal } from '../store/sqlite/journal-file';
+import { checkBackupFolder } from './backup-folder';
 import { ServiceError } from './errors';
 
 /** Hours of use between automatic backups. */
@@ -71,6 +83,8 @@ export interface BackupServiceOptions {
   /** The team journal's server and database, on a desk that uses one. */
   teamWhere?: string;
   log: Logger;
+  /** Who is at the desk and in which team groups, asked afresh (the journal's session). */
+  session?: () => Promise<SessionData>;
   everyMs?: number;
   firstAfterMs?: number;
 }
@@ -105,6 +119,18 @@ export class BackupService {
     };
   }
 
+  /**
+   * Removes what backups cut short left in the folder (a crash, a power cut); logged, never
+   * thrown: a folder that cannot be read now is the next backup's to report.
+   */
+  async sweepLeftovers(): Promise<string[]> {
+    const folder = this.folder;
+    const removed = await sweepLeftovers(folder).catch(() => []);
+    if (removed.length > 0)
+      this.options.log.log('info', 'Removed what interrupted backups left', { folder, removed });
+    return removed;
+  }
+
   /** Backs up shortly after start, then every few hours while the app runs. */
   startSchedule(): void {
     if (this.options.fault || this.timers.length > 0 || this.closed) return;
@@ -134,9 +160,12 @@ export class BackupService {
 
   private async backup(): Promise<BackupFile> {
     const folder = this.folder;
+    await this.sweepLeftovers();
     try {
       const made = await backupDatabase(this.options.db, folder, {
         signal: this.stopping.signal,
+        // Only the default folder is made; a chosen one that is gone is a share not connected.
+        makeFolder: folder === defaultBackupFolder(this.options.dataDir),
       });
       const removed = pruneBackups(folder);
       this.lastError = undefined;
@@ -160,20 +189,44 @@ export class BackupService {
     }
   }
 
-  /** Saves the backup folder (an absolute path, made if missing). */
-  setFolder(folder: string): BackupStatus {
-    if (!isAbsolute(folder))
-      throw new ServiceError(
-        'INPUT',
-        'Choose a whole folder path (from the root of a disk).',
-        'folder',
-      );
+  /** Refuses, with the rule's sentence, what the person's team role does not allow. */
+  private async requireAllowed(): Promise<void> {
+    const session = this.options.session;
+    if (!session) return;
+    let allowance: Allowance;
     try {
-      mkdirSync(folder, { recursive: true });
+      allowance = backupsAllowance(await session());
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      throw new ServiceError('INPUT', `Paydesk cannot make or use ${folder}: ${detail}`, 'folder');
+      allowance = { allowed: false, reason: `Paydesk could not read who you are (${detail}).` };
     }
+    if (!allowance.allowed) throw new ServiceError('NOT_ALLOWED', allowance.reason);
+  }
+
+  /**
+   * Saves the backup folder: a whole path to a folder that exists and can be written (the
+   * default one is made when missing); an admin's on a team.
+   */
+  async setFolder(folder: string): Promise<BackupStatus> {
+    await this.requireAllowed();
+    return this.saveFolder(folder);
+  }
+
+  /**
+   * The folder chosen with the system's folder picker (`pick`, given the folder in use), saved
+   * as setFolder saves a typed one; `chosen: false` when the person closed the picker.
+   */
+  async chooseFolder(
+    pick: (current: string) => Promise<string | undefined>,
+  ): Promise<{ chosen: boolean; status: BackupStatus }> {
+    await this.requireAllowed(); // before the picker opens: no choosing what would be refused
+    const picked = await pick(this.folder);
+    if (picked === undefined) return { chosen: false, status: this.status() };
+    return { chosen: true, status: this.saveFolder(picked) };
+  }
+
+  private saveFolder(folder: string): BackupStatus {
+    checkBackupFolder(folder, folder === defaultBackupFolder(this.options.dataDir));
     writeFileSync(backupSettingsFile(this.options.dataDir), JSON.stringify({ folder }) + '\n', {
       mode: 0o600,
     });
@@ -185,7 +238,8 @@ export class BackupService {
    * Leaves the choice to restore `name` (a backup in the folder) for the next start, which
    * carries it out before the database opens. The caller then restarts the app.
    */
-  chooseRestore(name: string): BackupFile {
+  async chooseRestore(name: string): Promise<BackupFile> {
+    await this.requireAllowed();
     const backup = listBackups(this.folder).find((b) => b.name === name);
     if (!backup)
       throw new ServiceError('NOT_FOUND', `There is no backup named ${name} in ${this.folder}.`);
@@ -197,7 +251,8 @@ export class BackupService {
   }
 
   /** The choice to begin a new, empty journal: only where the journal is missing or empty. */
-  chooseNewJournal(absent: AbsentJournal | undefined): void {
+  async chooseNewJournal(absent: AbsentJournal | undefined): Promise<void> {
+    await this.requireAllowed();
     if (!absent)
       throw new ServiceError(
         'NOT_ALLOWED',

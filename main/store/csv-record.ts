@@ -7,8 +7,10 @@
 // csv-stringify normalises its options and builds a stringifier on every call, which costs
 // several times what the rest of the export spends on a record. So a record
 // whose cells are all plain (plainLine) is joined here; any other goes to the library. The
-// fast path is pinned to the library by test/unit/store/csv-record.test.ts: every UTF-16 code
-// unit as a cell, and random records, give the library's bytes or are declined.
+// journal export joins its lines itself and asks only whether the joined line is plain
+// (joinedPlainTest: one test per line, not one per cell), the same rule as one pattern. Both
+// are pinned to the library by test/unit/store/csv-record.test.ts: every UTF-16 code unit as a
+// cell, and random records, give the library's bytes or are declined.
 //
 // The library is loaded on the first export, not when Paydesk starts (csvLineWriter).
 
@@ -34,11 +36,19 @@ export const CSV_OPTIONS: Readonly<Options> = Object.freeze({
 /** Writes one record as its line, CRLF included. */
 export type CsvLine = (cells: readonly string[]) => string;
 
+/** A cell's first characters that escape_formulas defuses. */
+const FORMULA_FIRST = '=+\\-@\\t\\r\\uFF1D\\uFF0B\\uFF0D\\uFF20';
+/** Characters that make the library quote a cell, wherever they are in it. */
+const QUOTED = '",\\r\\n';
+
 /**
  * A cell the library would change: one that starts like a formula (the characters that
  * escape_formulas defuses), or holds a character that makes it quote the cell.
  */
-const NOT_PLAIN = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]|[",\r\n]/;
+const NOT_PLAIN = new RegExp(`^[${FORMULA_FIRST}]|[${QUOTED}]`);
+
+/** A cell NOT_PLAIN lets through, as a pattern: empty, or no formula first and nothing quoted. */
+const PLAIN_CELL = `(?:[^${FORMULA_FIRST}${QUOTED}][^${QUOTED}]*)?`;
 
 /**
  * The line of a record whose cells the library would write as they are, or undefined when a
@@ -53,6 +63,17 @@ export function plainLine(cells: readonly string[]): string | undefined {
     line += i === 0 ? cell : ',' + cell;
   }
   return line + '\r\n';
+}
+
+/**
+ * A test of a record's text joined by its caller, `width` cells joined by commas and CRLF after:
+ * true exactly when plainLine accepts those cells, so the text is the library's line. One
+ * pattern over the whole line instead of a test per cell: a cell holding a comma adds a field,
+ * which the pattern's exact count refuses, and every field is checked as NOT_PLAIN checks a cell.
+ */
+export function joinedPlainTest(width: number): (joined: string) => boolean {
+  const line = new RegExp(`^${PLAIN_CELL}(?:,${PLAIN_CELL}){${width - 1}}\\r\\n$`);
+  return (joined) => line.test(joined);
 }
 
 let writer: Promise<CsvLine> | undefined;

@@ -7,6 +7,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 
+import { backupsAllowance, type Allowance } from '../../common/backup-roles';
 import type { SessionData } from '../../common/team-contract';
 import { paydesk, unwrap } from './api';
 import { useActiveProfileIfAny } from './profile-context';
@@ -23,13 +24,18 @@ export function useSession() {
   });
 }
 
-export type Allowance = { allowed: true } | { allowed: false; reason: string };
+export type { Allowance } from '../../common/backup-roles';
 
 export interface Allowed {
   /** Capture, void, refund, payouts, rebill, subscriptions, links, batches, settling by hand. */
   money: Allowance;
   /** Changing profiles and keys. */
   admin: Allowance;
+  /**
+   * Choosing the backup folder and restoring (common/backup-roles.ts): an admin's on a team, and
+   * not fenced by a read-only database, which a restore is how to mend.
+   */
+  backups: Allowance;
 }
 
 const FINANCE = 'paydesk_finance';
@@ -67,7 +73,7 @@ export interface Known {
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : typeof error === 'string' ? error : 'no answer';
 
-const both = (reason: string): Allowed => ({
+const both = (reason: string): Omit<Allowed, 'backups'> => ({
   money: { allowed: false, reason },
   admin: { allowed: false, reason },
 });
@@ -78,6 +84,21 @@ const both = (reason: string): Allowed => ({
  * would let a support login press Refund for the seconds a slow database takes to answer.
  */
 export function allowedFor(known: Known): Allowed {
+  return { ...moneyAndAdmin(known), backups: backupsFor(known) };
+}
+
+/** Backups need only who the person is: the database's state does not fence them. */
+function backupsFor({ session, sessionError }: Known): Allowance {
+  if (session) return backupsAllowance(session);
+  if (sessionError !== undefined)
+    return {
+      allowed: false,
+      reason: `Paydesk could not read who you are (${messageOf(sessionError)}): the backup folder and restoring wait until it can. It asks again in a few seconds.`,
+    };
+  return { allowed: false, reason: 'Reading who you are and what you may do here…' };
+}
+
+function moneyAndAdmin(known: Known): Omit<Allowed, 'backups'> {
   const { session, storeWritable } = known;
   if (storeWritable === false)
     return both(

@@ -1,7 +1,9 @@
 // Backups in Chromium against the real services: Settings -> Backups backs up and restores (the
 // one confirmation, a restart, the notice of what was restored and where the old file is); a
 // journal found empty at start stops the app with the latest backup offered, nothing changed
-// until the person restores it. With PAYDESK_SHOTS=<folder>: backups.png and journal-stop.png.
+// until the person restores it. The folder is chosen with the system's picker (the harness
+// answers it) or typed; one that does not exist is refused, naming it. With
+// PAYDESK_SHOTS=<folder>: backups.png, backups-folder.png and journal-stop.png.
 
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,7 @@ import { join } from 'node:path';
 
 import { afterAll, afterEach, expect, it } from 'vitest';
 
+import { stableScreenshot } from '../harness/fixed-clock';
 import { closeSharedBrowser, startHarness, type Harness } from '../harness/harness';
 import {
   backUpFromSettings,
@@ -51,6 +54,44 @@ it('backs up from Settings and restores a backup through the confirmation and a 
   expect(await page.getByRole('status').filter({ has: restored }).textContent()).toMatch(
     /The file it replaced is kept at .*paydesk\.sqlite\.before-restore-/,
   );
+});
+
+it('chooses the folder with the picker, and refuses a typed folder that does not exist, naming it', async () => {
+  h = await startHarness();
+  const { page } = h;
+  const share = mkdtempSync(join(tmpdir(), 'paydesk-e2e-share-'));
+  dirs.push(share);
+  await h.open('#/backups');
+  const field = page.getByRole('textbox', { name: 'Backup folder' });
+  await expect.poll(() => field.inputValue()).toBe(join(h.dataDir, 'backups'));
+
+  // Cancelled: nothing changes.
+  h.folderPicker.answer = null;
+  await page.getByRole('button', { name: 'Choose folder…' }).click();
+  await expect.poll(() => h!.folderPicker.asked).toEqual([join(h.dataDir, 'backups')]);
+  expect(await field.inputValue()).toBe(join(h.dataDir, 'backups'));
+
+  h.folderPicker.answer = share;
+  await page.getByRole('button', { name: 'Choose folder…' }).click();
+  await page.getByText(`Backups now go to ${share}.`).waitFor();
+  expect(await field.inputValue()).toBe(share);
+  await page.getByRole('button', { name: 'Back up now' }).click();
+  await page.getByText(/^Backed up: paydesk-.*checked whole\.$/).waitFor();
+  expect(h.services.backups.status().backups[0]?.path.startsWith(share)).toBe(true);
+
+  const missing = join(share, 'not-there');
+  await field.fill(missing);
+  await page.getByRole('button', { name: 'Use this folder' }).click();
+  await page
+    .getByText(
+      `The folder ${missing} does not exist. Make it first (or connect the disk or network share it is on), then choose it again.`,
+    )
+    .waitFor();
+  expect(h.services.backups.folder).toBe(share);
+  if (SHOTS) {
+    mkdirSync(SHOTS, { recursive: true });
+    await stableScreenshot(page, { path: join(SHOTS, 'backups-folder.png'), fullPage: true });
+  }
 });
 
 it('stops on an emptied journal with the latest backup offered, and restores it when asked', async () => {

@@ -9,9 +9,13 @@
 // the person through, the changing controls must be usable. A finance login moved to support
 // while a refund's panel is open loses its send buttons at once. A real PostgreSQL holds the team.
 
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { stableScreenshot } from '../harness/fixed-clock';
 import { closeSharedBrowser } from '../harness/harness';
 import { teamHarness, type TeamHarness } from '../support/journal-ports';
 import { postgresForTests, startCluster, type PgCluster } from '../support/postgres';
@@ -24,6 +28,8 @@ const withPostgres = postgresForTests('the role fence browser tests');
 
 const NOT_ADMIN = (login: string, group: string) =>
   `Your login ${login} is in ${group}: only paydesk_admin changes profiles and keys.`;
+const NOT_BACKUPS_ADMIN = (login: string, group: string) =>
+  `Your login ${login} is in ${group}: only paydesk_admin chooses the backup folder and restores this desk's database. Backing up now and reading the list work for everyone.`;
 const LOOKING_UP_ONLY = (login: string) =>
   `Your login ${login} is in paydesk_support: looking up only.`;
 const NO_MONEY = (login: string) =>
@@ -164,9 +170,50 @@ describe.skipIf(!withPostgres)('the role fence (Chromium, real PostgreSQL)', () 
     }
   }, 120_000);
 
+  it('support on Backups: backs up now and reads the list; the folder and restoring stay disabled, saying why', async () => {
+    const h = await teamDesk(cluster, team, 'sam', 'Support-3');
+    const { page } = h;
+    page.setDefaultTimeout(15_000);
+    try {
+      await h.open('#/backups');
+      await page
+        .getByRole('note')
+        .filter({ hasText: NOT_BACKUPS_ADMIN('sam', 'paydesk_support') })
+        .waitFor();
+      await page.getByRole('button', { name: 'Back up now' }).click();
+      await page.getByText(/^Backed up: paydesk-.*checked whole\.$/).waitFor();
+      await page.getByRole('cell', { name: /^paydesk-.*\.sqlite$/ }).waitFor();
+      for (const name of ['Restore…', 'Choose folder…', 'Use this folder'])
+        expect(await page.getByRole('button', { name }).isDisabled()).toBe(true);
+      expect(await page.getByRole('textbox', { name: 'Backup folder' }).isDisabled()).toBe(true);
+      expect(await fenceProblems(page, state('backups'), true)).toEqual([]);
+      const shots = process.env.PAYDESK_SHOTS;
+      if (shots) {
+        mkdirSync(shots, { recursive: true });
+        await stableScreenshot(page, { path: join(shots, 'backups-support.png'), fullPage: true });
+      }
+    } finally {
+      await h.close();
+      h.cleanUp();
+    }
+  }, 120_000);
+
   const walks: [Person, Partial<Record<Need, string>>][] = [
-    ['sam', { money: LOOKING_UP_ONLY('sam'), admin: NOT_ADMIN('sam', 'paydesk_support') }],
-    ['ann', { admin: NOT_ADMIN('ann', 'paydesk_finance') }],
+    [
+      'sam',
+      {
+        money: LOOKING_UP_ONLY('sam'),
+        admin: NOT_ADMIN('sam', 'paydesk_support'),
+        backups: NOT_BACKUPS_ADMIN('sam', 'paydesk_support'),
+      },
+    ],
+    [
+      'ann',
+      {
+        admin: NOT_ADMIN('ann', 'paydesk_finance'),
+        backups: NOT_BACKUPS_ADMIN('ann', 'paydesk_finance'),
+      },
+    ],
     ['ada', { money: NO_MONEY('ada') }],
   ];
   it.each(walks)(

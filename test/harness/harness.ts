@@ -16,10 +16,11 @@ import { build } from 'vite';
 import { eventChannelOf } from '../../common/contract';
 import { createBridge, type Bridge } from '../../main/bridge';
 import { contentText } from '../../main/files';
-import { createHandlers, type DesktopDeps } from '../../main/handlers';
+import { createHandlers, NO_FOLDER_PICKER, type DesktopDeps } from '../../main/handlers';
 import { APP_ORIGIN, createAppRequestHandler } from '../../main/protocol';
 import { MemorySecretStore } from '../../main/secrets';
 import { PaydeskServices, type StartOptions } from '../../main/services/app';
+import { ServiceError } from '../../main/services/errors';
 import { journalRowView } from '../../main/services/journal';
 import { SCREENSHOT_ZONE, type FixedClock } from './fixed-clock';
 
@@ -109,6 +110,11 @@ export interface Harness {
   /** Files the app "saved" through its save dialog (the harness answers the dialog). */
   saved: SavedFile[];
   clipboard: string[];
+  /**
+   * What the system's folder picker answers (Settings -> Backups' Choose folder…): a folder, or
+   * null for Cancel. Unset (npm run preview), there is no picker, as outside the desktop app.
+   */
+  folderPicker: { answer?: string | null; asked: string[] };
   /** Resolves once a restart asked by Settings -> Team journal is done (at once when none was). */
   restarted(): Promise<void>;
   /** Opens the app (index.html) in the page. */
@@ -228,6 +234,7 @@ export async function startHarness(given: HarnessOptions = {}): Promise<Harness>
   };
   const saved: SavedFile[] = [];
   const clipboard: string[] = [];
+  const folderPicker: Harness['folderPicker'] = { asked: [] };
   // Switching journals (Settings -> Team journal) restarts the services, as the desktop app
   // relaunches: the old ones stop, new ones start on the same folder and keychain, and the page
   // loads again. The binding below always calls the current bridge.
@@ -247,6 +254,12 @@ export async function startHarness(given: HarnessOptions = {}): Promise<Harness>
         },
         copyText: (text) => {
           clipboard.push(text);
+        },
+        chooseFolder: (current) => {
+          folderPicker.asked.push(current);
+          if (folderPicker.answer === undefined)
+            throw new ServiceError('INPUT', NO_FOLDER_PICKER, 'folder');
+          return Promise.resolve(folderPicker.answer ?? undefined);
         },
         // The reconciliation's page printed by the harness's own Chromium, as Electron's would.
         printPdf: async (html) => {
@@ -314,6 +327,7 @@ export async function startHarness(given: HarnessOptions = {}): Promise<Harness>
     dataDir,
     saved,
     clipboard,
+    folderPicker,
     open: async (hash = '') => {
       await options.clock?.advance(60_000);
       await page.goto(`${renderer.origin}/index.html${hash}`);

@@ -206,7 +206,7 @@ describe('restore, then start', () => {
     expect(['sending', 'acknowledged', 'unknown']).toContain(inBackup);
 
     // Settings -> Backups -> Restore: chosen, then the app restarts.
-    app.backups.chooseRestore(made.name);
+    await app.backups.chooseRestore(made.name);
     await stop(app);
     const restored = await start();
     expect(restored.report.store).toMatchObject({
@@ -274,7 +274,7 @@ describe('a journal Paydesk knows it had', () => {
 
       // The person restores the latest backup: the profiles are back.
       const again = await start();
-      again.backups.chooseRestore(made.name);
+      await again.backups.chooseRestore(made.name);
       await stop(again);
       const restored = await start();
       expect(restored.report.store.writable).toBe(true);
@@ -291,7 +291,7 @@ describe('a journal Paydesk knows it had', () => {
     truncateSync(file, 0);
     const app = await start();
     expect(app.report.store).toMatchObject({ writable: false, code: 'EMPTY' });
-    app.backups.chooseNewJournal(app.absentJournal);
+    await app.backups.chooseNewJournal(app.absentJournal);
     await stop(app);
 
     const fresh = await start();

@@ -1,7 +1,7 @@
 // The order use cases against the real sandbox over HTTP, a real SQLite file, and the
 // in-memory SecretStore: what finance would see when capturing, voiding and refunding.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -37,8 +37,12 @@ let direct: GatewayClient;
 async function newService(
   syncWal?: (path: string) => Promise<void>,
   wait = fast,
+  syncWalNow?: (path: string) => void,
 ): Promise<OrderService> {
-  const port = new SqliteJournalPort(db, journal, syncWal ? { syncWal } : {});
+  const port = new SqliteJournalPort(db, journal, {
+    ...(syncWal ? { syncWal } : {}),
+    ...(syncWalNow ? { syncWalNow } : {}),
+  });
   return (await orderDesk(db, port, { profileId, wait })).orders;
 }
 
@@ -72,6 +76,16 @@ async function refundWithLostAnswer(orderId: string, clientOrderId: string, amou
     service.refund({ profileId, orderid: orderId, clientOrderId, amount, reason: 'Damaged' }),
   ).rejects.toThrow(TransportError);
   sandbox.misbehave({});
+}
+
+/** fsync of a file's data on this thread, as the kept WAL file's syncNow does. */
+function syncFileNow(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const sandboxCount = (kind: string) => sandbox.orders('1111').filter((o) => o.kind === kind).length;
@@ -332,6 +346,71 @@ describe('the write-ahead entry on disk', () => {
     expect(refund.entry.state).not.toBe('refused');
     expect(synced).toEqual([{ at: 0, returnsThen: 0 }]);
     expect(sandboxCount('reversal')).toBe(1);
+  });
+
+  it('syncs a refund alone on this thread before it leaves; refunds at once share a sync', async () => {
+    const orderIds = await Promise.all(
+      ['10.00', '11.00', '12.00', '13.00', '14.00'].map((a) => approvedOrder(direct, 'SALE', a)),
+    );
+    const pooled: number[] = [];
+    const now: number[] = [];
+    await service.close();
+    const orders = (service = await newService(
+      async (path) => {
+        await syncFile(path);
+        pooled.push(sandboxCount('reversal'));
+      },
+      fast,
+      (path) => {
+        syncFileNow(path);
+        now.push(sandboxCount('reversal'));
+      },
+    ));
+    const refund = (orderid: string) =>
+      orders.refund({
+        profileId,
+        orderid,
+        clientOrderId: orders.openAction().clientOrderId,
+        amount: '1.00',
+        reason: 'Damaged',
+      });
+    // Alone: synced on this thread, before its refund reached the gateway.
+    await refund(orderIds[0] ?? '');
+    expect(now).toEqual([0]);
+    expect(pooled).toEqual([]);
+    // Four at once: none of them alone, so each waits for a sync on the pool before it leaves
+    // (the gateway holds each refund a while, so none ends before the last is decided).
+    sandbox.misbehave({ latencyMs: 300, operations: ['RETURN'] });
+    const four = await Promise.all(orderIds.slice(1).map(refund));
+    expect(four.map((r) => r.entry.state)).not.toContain('refused');
+    expect(now).toEqual([0]);
+    expect(pooled.length).toBeGreaterThan(0);
+    expect(pooled.length).toBeLessThanOrEqual(4);
+    expect(pooled[0]).toBe(1);
+    expect(sandboxCount('reversal')).toBe(5);
+  });
+
+  it('sends nothing when the disk refuses the sync of a refund alone, and says it was not sent', async () => {
+    const orderId = await approvedOrder(direct, 'SALE', '10.00');
+    await service.close();
+    const orders = (service = await newService(undefined, fast, () => {
+      throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+    }));
+    const { clientOrderId } = orders.openAction();
+    await expect(
+      orders.refund({
+        profileId,
+        orderid: orderId,
+        clientOrderId,
+        amount: '4.00',
+        reason: 'Damaged',
+      }),
+    ).rejects.toMatchObject({
+      code: 'IO',
+      message: expect.stringMatching(/could not be synced to disk: EIO/) as string,
+    });
+    expect(sandboxCount('reversal')).toBe(0);
+    expect(journal.get(clientOrderId)).toMatchObject({ state: 'refused', errorCode: 'NOT_SENT' });
   });
 
   it('sends nothing when the disk refuses the sync, and the entry says it was not sent', async () => {

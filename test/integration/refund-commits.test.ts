@@ -1,8 +1,10 @@
 // What a refund writes to the desk's disk: one commit for each change of its journal entry
-// (written ahead, acknowledged by the gateway, final), and no more. The recent-orders list is
-// written in the write-ahead entry's commit; an answer that repeats what the entry already says
-// writes nothing. Counted from the WAL file, as the disk sees it, against a sandbox that forgives
-// nothing (a second request would be a second refund; "no record" right after sending).
+// (written ahead, acknowledged by the gateway, final), and no more; the acknowledgement and the
+// final answer share one commit when the status asked right after the answer is final already.
+// The recent-orders list is written in the write-ahead entry's commit; an answer that repeats
+// what the entry already says writes nothing. Counted from the WAL file, as the disk sees it,
+// against a sandbox that forgives nothing (a second request would be a second refund; "no
+// record" right after sending), and the requests the gateway received, from its log.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,13 +30,14 @@ let sandbox: Sandbox;
 let orders: OrderService;
 let profileId: string;
 
-beforeEach(async () => {
+/** The desk and its sandbox; `delayMs` 0: the sandbox shows a refund final at once. */
+async function setUp(sandboxOptions: { forgiveNothing?: boolean; delayMs?: number } = {}) {
   dir = mkdtempSync(join(tmpdir(), 'paydesk-refund-commits-'));
   file = join(dir, 'paydesk.sqlite');
   db = openDatabase(file);
   // The WAL keeps every commit of the test: no checkpoint restarts it meanwhile.
   db.pragma('wal_autocheckpoint = 0');
-  sandbox = await startShopSandbox(CONTROL_KEY);
+  sandbox = await startShopSandbox(CONTROL_KEY, sandboxOptions);
   profileId = new Profiles(db).create({
     name: 'Sandbox',
     environment: 'sandbox',
@@ -45,7 +48,7 @@ beforeEach(async () => {
   const port = new SqliteJournalPort(db, new Journal(db));
   const wait = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
   orders = (await orderDesk(db, port, { profileId, wait })).orders;
-});
+}
 
 afterEach(async () => {
   await orders.close();
@@ -54,7 +57,17 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The requests the gateway received naming the order or the refund's id, oldest first. */
+function requestsAbout(orderid: string, clientOrderId: string): string[] {
+  return sandbox
+    .requests()
+    .filter((r) => r.orderid === orderid || r.clientOrderId === clientOrderId)
+    .map((r) => r.operation);
+}
+
 describe('a refund on disk', () => {
+  beforeEach(() => setUp());
+
   it('commits once per change of its entry: written ahead, acknowledged, final', async () => {
     const orderid = await approvedOrder(shopClient(sandbox, CONTROL_KEY), 'SALE', '10.00');
     sandbox.misbehave({ noDedupe: true, visibilityDelayMs: 100 });
@@ -82,5 +95,41 @@ describe('a refund on disk', () => {
       orders.refund({ profileId, orderid, clientOrderId, amount: '10.01', reason: 'Damaged' }),
     ).rejects.toThrow(/more than what is left/);
     expect(orders.recentOrders(profileId).map((r) => r.orderId)).toEqual([orderid]);
+  });
+});
+
+describe('a refund the gateway shows final at once', () => {
+  beforeEach(() => setUp({ forgiveNothing: true, delayMs: 0 }));
+
+  it('commits twice: written ahead, then acknowledged and final together', async () => {
+    const orderid = await approvedOrder(shopClient(sandbox, CONTROL_KEY), 'SALE', '10.00');
+    const before = walCommits(file);
+    const { clientOrderId } = orders.openAction();
+    const result = await orders.refund({
+      profileId,
+      orderid,
+      clientOrderId,
+      amount: '2.50',
+      reason: 'Damaged',
+    });
+
+    // The clerk is answered with the final status, which the journal already holds.
+    expect(result.entry).toMatchObject({ state: 'final', status: 'approved' });
+    const journal = new Journal(db);
+    expect(journal.get(clientOrderId)).toMatchObject({ state: 'final', status: 'approved' });
+    // Both answers are steps of the entry's history, as when they were written apart.
+    expect(journal.history(clientOrderId).map((step) => step.state)).toEqual([
+      'sending',
+      'acknowledged',
+      'final',
+    ]);
+    expect(walCommits(file) - before).toBe(2);
+    await orders.settled(clientOrderId);
+    expect(walCommits(file) - before).toBe(2);
+    // The gateway was asked what it always was: the order's status, the refund once, and the
+    // refund's status once (the follow-up had nothing left to ask).
+    expect(requestsAbout(orderid, clientOrderId).slice(-3)).toEqual(['STATUS', 'RETURN', 'STATUS']);
+    expect(sandbox.received('RETURN')).toBe(1);
+    expect(sandbox.orders('1111').filter((o) => o.kind === 'reversal')).toHaveLength(1);
   });
 });

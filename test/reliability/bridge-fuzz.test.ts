@@ -431,6 +431,7 @@ const SHAPES: Record<string, string[]> = {
   'backups.status': [],
   'backups.backUpNow': [],
   'backups.setFolder': ['folder'],
+  'backups.chooseFolder': [],
   'backups.restore': ['name'],
   'backups.startNewJournal': [],
   'support.saveBundle': [],

@@ -8,16 +8,17 @@ import { TEST_CARD } from './samples';
 export const SHOP = { login: 'shop', endpointId: '1111' } as const;
 
 /**
- * The sandbox with the shop as its merchant; orders become final after 50 ms. `forgiveNothing`:
- * a repeated request is a new one, as a real gateway may count it (money paths are tested so).
+ * The sandbox with the shop as its merchant; orders become final after 50 ms (`delayMs`; 0: a
+ * `status` asked right after an order was made shows it final). `forgiveNothing`: a repeated
+ * request is a new one, as a real gateway may count it (money paths are tested so).
  */
 export function startShopSandbox(
   controlKey: string,
-  options: { forgiveNothing?: boolean } = {},
+  options: { forgiveNothing?: boolean; delayMs?: number } = {},
 ): Promise<Sandbox> {
   return startSandbox({
     merchants: [{ ...SHOP, controlKey }],
-    delayMs: 50,
+    delayMs: options.delayMs ?? 50,
     tickMs: 20,
     log: () => undefined,
     ...(options.forgiveNothing ? { misbehaviour: { noDedupe: true } } : {}),

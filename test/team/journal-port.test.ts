@@ -123,6 +123,42 @@ describe.each(adapters)('journal port on $name', ({ open, skip }) => {
       );
     });
 
+    it('records an acknowledgement and its final answer together, both in its history', async () => {
+      const { clientOrderId } = await journal.begin(refund());
+      const final = await journal.acknowledgeAndFinish(
+        clientOrderId,
+        { orderId: '7002', result: { 'redirect-url': 'https://pay.example/7002' } },
+        { status: 'approved', orderId: '7002' },
+      );
+      expect(final).toMatchObject({
+        state: 'final',
+        status: 'approved',
+        orderId: '7002',
+        leaseOwner: null,
+        result: { 'redirect-url': 'https://pay.example/7002' },
+      });
+      expect(await journal.get(clientOrderId)).toEqual(final);
+      expect((await journal.history(clientOrderId)).map((s) => [s.state, s.orderId])).toEqual([
+        ['sending', null],
+        ['acknowledged', '7002'],
+        ['final', '7002'],
+      ]);
+      // A person's settlement meanwhile stays: the final answer is not written over it.
+      const settled = await journal.begin(refund());
+      await journal.settleByHand(settled.clientOrderId, {
+        outcome: 'approved',
+        reason: 'seen approved in the gateway back office',
+        by: OPERATOR,
+      });
+      const kept = await journal.acknowledgeAndFinish(
+        settled.clientOrderId,
+        { orderId: '7003' },
+        { status: 'declined', orderId: '7003' },
+      );
+      expect(kept).toMatchObject({ state: 'final', status: 'approved', orderId: '7003' });
+      expect(kept.settledBy).not.toBeNull();
+    });
+
     it("keeps what the gateway answered beyond its status in the entry's result, merged", async () => {
       const { clientOrderId } = await journal.begin(refund());
       const acked = await journal.acknowledge(clientOrderId, '7100', { 'card-ref-id': 'c-1' });

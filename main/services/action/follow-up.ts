@@ -34,14 +34,21 @@ export class FollowUps {
     private readonly wait: FollowWait = {},
   ) {}
 
-  /** Follows an entry to its final status in the background (one follow-up per entry). */
-  follow(client: GatewayClient, entry: JournalEntry): void {
+  /**
+   * Follows an entry to its final status in the background (one follow-up per entry). `first`:
+   * its first `status`, already asked (in-flight.ts firstLook), taken in place of asking again.
+   */
+  follow(
+    client: GatewayClient,
+    entry: JournalEntry,
+    first?: Promise<StatusResponse | undefined>,
+  ): void {
     if (this.following.has(entry.clientOrderId) || this.closed) return;
     // An operation `status` cannot tell about has nothing to follow.
     if (!this.settler().askable(entry)) return;
     const stop = new AbortController();
     this.stops.add(stop);
-    const done = this.followToEnd(client, entry, stop.signal)
+    const done = this.followToEnd(client, entry, stop.signal, first)
       // Stopped, or refused by the gateway: the entry stays in flight; a retry or the next
       // start asks again.
       .catch(async () => (await this.journal.get(entry.clientOrderId).catch(() => entry)) ?? entry)
@@ -73,6 +80,7 @@ export class FollowUps {
     client: GatewayClient,
     entry: JournalEntry,
     signal: AbortSignal,
+    first: Promise<StatusResponse | undefined> | undefined,
   ): Promise<JournalEntry> {
     const { clientOrderId } = entry;
     const settler = this.settler();
@@ -103,7 +111,7 @@ export class FollowUps {
       let found: StatusResponse | undefined;
       let answered = false;
       try {
-        found = await settler.statusOf(client, current);
+        found = await (attempt === 1 && first ? first : settler.statusOf(client, current));
         answered = true;
         checks++;
       } catch (error) {

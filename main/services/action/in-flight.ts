@@ -13,20 +13,22 @@ import type { GatewayClient } from '../../gateway/client';
 import { provablyNotSent } from '../../gateway/errors';
 import { getOperation } from '../../gateway/operations';
 import type { PreparedRequest } from '../../gateway/request';
-import type { GatewayResponse } from '../../gateway/response';
+import type { GatewayResponse, StatusResponse } from '../../gateway/response';
 import {
   IN_FLIGHT,
   JournalError,
+  type GatewayAnswer,
   type JournalEntry,
   type JournalPort,
 } from '../../store/journal/port';
 import type { Connections } from '../connection';
 import { ServiceError } from '../errors';
-import { moveAfterSend } from './decisions';
+import { moveAfterSend, type SendMove } from './decisions';
 import { FollowUps, type FollowWait } from './follow-up';
 import { DEFAULT_LEASE_MS, heldByAnother, leaseOwnerName } from './lease';
+import { outcomeRule } from './outcomes';
 import { reconcileInFlight } from './reconcile';
-import { DEFAULT_QUARANTINE_MS, Settler, wordOf } from './settle';
+import { DEFAULT_QUARANTINE_MS, finalAnswer, Settler, wordOf } from './settle';
 
 export interface InFlightOptions {
   operator: string;
@@ -43,6 +45,8 @@ export interface InFlightOptions {
     maxDelayMs: number;
   };
   onEntryChanged?: (entry: JournalEntry) => void;
+  /** How long an acknowledgement waits for the first status before it is written alone. */
+  firstLookMs?: number;
 }
 
 const DEFAULT_RECORD_RETRY = {
@@ -53,6 +57,21 @@ const DEFAULT_RECORD_RETRY = {
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `promise`'s value, or undefined once `ms` have passed without it. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * How long the acknowledgement waits for the follow-up's first status (firstLook): a status
+ * slower than this is left to the follow-up, and the acknowledgement is written without it.
+ */
+const FIRST_LOOK_MS = 1_000;
 
 export class InFlight {
   /** This process's name in leases: host, pid, and a random part for each service instance. */
@@ -101,7 +120,9 @@ export class InFlight {
     } catch (error) {
       failure = error instanceof Error ? error : new Error(String(error));
     }
-    const write = () => this.recordOutcome(entry, ack, failure);
+    const decided = moveAfterSend(entry.operation, ack, failure);
+    const look = decided.move === 'acknowledge' ? await this.firstLook(client, entry, decided) : {};
+    const write = () => this.recordOutcome(entry, decided, look.final);
     const retry = { ...DEFAULT_RECORD_RETRY, ...this.options.recordRetry };
     let recorded: JournalEntry;
     try {
@@ -116,7 +137,7 @@ export class InFlight {
         throw failure ?? writeError;
       // Sent, and the answer could not be written: keep the entry sending (pending), keep
       // trying in the background, and say exactly that.
-      this.recordInBackground(client, entry, write, retry);
+      this.recordInBackground(client, entry, write, retry, look.status);
       throw new ServiceError(
         'NOT_RECORDED',
         `The ${wordOf(entry)} was sent to the gateway` +
@@ -127,23 +148,65 @@ export class InFlight {
     }
     this.changed(recorded);
     if (recorded.state === 'acknowledged' || recorded.state === 'unknown')
-      this.followUps.follow(client, recorded);
+      this.followUps.follow(client, recorded, look.status);
     if (failure !== undefined) throw failure;
     return recorded;
   }
 
-  /** The journal write for what sending gave: one of four moves (decisions.ts). */
+  /**
+   * The follow-up's first `status`, asked as soon as the gateway acknowledged the request and
+   * before the acknowledgement is written: when it is final already (and comes within
+   * firstLookMs), the acknowledgement and the final answer are written in one commit
+   * (docs/protocol.md, "What each commit promises"). Otherwise the acknowledgement is written
+   * as it would have been, and the follow-up takes this same status as its first (`status`,
+   * still pending or settled): the gateway is asked exactly what it was asked before. Until the
+   * commit the entry stays `sending` under this process's lease; a crash meanwhile leaves it
+   * for the next start, which asks `status` by its client_orderid and never sends it again.
+   */
+  private async firstLook(
+    client: GatewayClient,
+    entry: JournalEntry,
+    decided: { orderId?: string | undefined },
+  ): Promise<{ status?: Promise<StatusResponse | undefined>; final?: GatewayAnswer }> {
+    // As the entry will be once acknowledged: the follow-up's first status asks by its orderid.
+    const seen: JournalEntry = {
+      ...entry,
+      state: 'acknowledged',
+      orderId: decided.orderId ?? entry.orderId,
+    };
+    if (this.closed || !this.settler.askable(seen)) return {};
+    const status = this.settler.statusOf(client, seen);
+    // Read here or by the follow-up: a failed status is the follow-up's to judge, never unhandled.
+    const answered = status.then(
+      (found) => ({ found }),
+      () => undefined,
+    );
+    const early = await within(answered, this.options.firstLookMs ?? FIRST_LOOK_MS);
+    const found = early?.found;
+    const final = found && outcomeRule(entry.operation).finalOf(found);
+    return found && final ? { final: finalAnswer(found, final) } : { status };
+  }
+
+  /**
+   * The journal write for what sending gave: one of four moves (decisions.ts), or the
+   * acknowledgement with the final answer its first status gave (firstLook).
+   */
   private recordOutcome(
     entry: JournalEntry,
-    ack: GatewayResponse | undefined,
-    failure: unknown,
+    decided: SendMove,
+    final: GatewayAnswer | undefined,
   ): Promise<JournalEntry> {
-    const decided = moveAfterSend(entry.operation, ack, failure);
     const id = entry.clientOrderId;
     switch (decided.move) {
       case 'finish':
         return this.journal.finish(id, decided.answer);
       case 'acknowledge':
+        if (final)
+          return this.journal.acknowledgeAndFinish(
+            id,
+            { orderId: decided.orderId, ...(decided.result ? { result: decided.result } : {}) },
+            final,
+          );
         return this.journal.acknowledge(id, decided.orderId, decided.result);
       case 'refuse':
         return this.journal.refuse(id, decided.problem);
@@ -176,13 +239,14 @@ export class InFlight {
     entry: JournalEntry,
     write: () => Promise<JournalEntry>,
     retry: typeof DEFAULT_RECORD_RETRY,
+    status: Promise<StatusResponse | undefined> | undefined,
   ): void {
     const first = Math.min(retry.firstDelayMs * 2 ** retry.foreground, retry.maxDelayMs);
     const done = this.writeWithRetry(write, retry.background, first, retry.maxDelayMs)
       .then((recorded) => {
         this.changed(recorded);
         if (recorded.state === 'acknowledged' || recorded.state === 'unknown')
-          this.followUps.follow(client, recorded);
+          this.followUps.follow(client, recorded, status);
       })
       // Still unwritable: the entry stays sending, and the next start reconciles it by status.
       .catch(() => undefined)

@@ -268,7 +268,14 @@ export class ActionPath {
       // The order held for the rules and the write-ahead: the next window, process or desk to
       // hold it already counts this entry as pending.
       claim = await this.journal.claim(
-        { profileId: call.profileId, orderId: held.orderId, clientOrderId, action: held.doing },
+        {
+          profileId: call.profileId,
+          orderId: held.orderId,
+          clientOrderId,
+          action: held.doing,
+          // This action is the only one this process is deciding or sending.
+          alone: this.byActionId.size === 1,
+        },
         decide,
       );
     } else {

@@ -10,7 +10,12 @@ import type { GatewayClient } from '../../gateway/client';
 import { ValidationError } from '../../gateway/errors';
 import { ONE_HOUR } from '../../gateway/poll';
 import type { StatusResponse } from '../../gateway/response';
-import type { JournalEntry, JournalPort } from '../../store/journal/port';
+import type {
+  EntryResult,
+  GatewayAnswer,
+  JournalEntry,
+  JournalPort,
+} from '../../store/journal/port';
 import { quarantineEnd } from './decisions';
 import { outcomeRule } from './outcomes';
 
@@ -116,13 +121,7 @@ export class Settler {
             rule.seenResult?.(status),
           );
     if (final && current.state !== 'refused') {
-      current = await this.journal.finish(entry.clientOrderId, {
-        status: final.status,
-        ...(status.orderId ? { orderId: status.orderId } : {}),
-        ...(status.errorMessage ? { errorMessage: status.errorMessage } : {}),
-        ...(status.errorCode ? { errorCode: status.errorCode } : {}),
-        ...(final.result ? { result: final.result } : {}),
-      });
+      current = await this.journal.finish(entry.clientOrderId, finalAnswer(status, final));
     } else if (current.state === 'acknowledged') {
       this.follow(client, current);
     }
@@ -188,6 +187,20 @@ export class Settler {
     this.follow(client, unsettled);
     return { kind: 'unsettled', entry: unsettled };
   }
+}
+
+/** The final answer a status gives the journal, `final` being what the outcome rule read of it. */
+export function finalAnswer(
+  status: StatusResponse,
+  final: { status: string; result?: EntryResult },
+): GatewayAnswer {
+  return {
+    status: final.status,
+    ...(status.orderId ? { orderId: status.orderId } : {}),
+    ...(status.errorMessage ? { errorMessage: status.errorMessage } : {}),
+    ...(status.errorCode ? { errorCode: status.errorCode } : {}),
+    ...(final.result ? { result: final.result } : {}),
+  };
 }
 
 function describeDuration(ms: number): string {

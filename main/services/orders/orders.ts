@@ -25,6 +25,7 @@ import { ServiceError } from '../errors';
 import { refuseCardData } from '../free-text';
 import { journalAction } from '../action/journal-action';
 import { allowedActions, orderFigures, type ActionKind } from './rules';
+import type { ProfileNameOf } from './timeline';
 import { orderView, type OrderView } from './view';
 
 export interface OrderRef {
@@ -77,6 +78,8 @@ export class OrderService {
     private readonly connections: Connections,
     /** The one action path; the app shares it with every other service that moves money. */
     readonly path: ActionPath,
+    /** A profile's name as the profiles list has it (undefined once removed), for the timeline. */
+    private readonly profileName: ProfileNameOf = () => undefined,
   ) {}
 
   /** A fresh client_orderid for a new action; keep it and send it again on every retry. */
@@ -151,7 +154,13 @@ export class OrderService {
       if (!(error instanceof StoreError)) throw error;
       journalUnreadable = error.message;
     }
-    const view = orderView(profileId, status, { entries, readAt }, journalUnreadable);
+    const view = orderView(
+      profileId,
+      status,
+      { entries, readAt },
+      journalUnreadable,
+      this.profileName,
+    );
     this.remember(profileId, status, view.stateLabel);
     return view;
   }

@@ -4,13 +4,15 @@
 // when it refused one of them; what the gateway's stage shows that no entry explains (captures
 // or refunds made elsewhere: how much and when it does not say); and the gateway's state as read
 // now. The status answer names no creation time or creator, so "created" is the entry that made
-// the order when Paydesk made it, and otherwise not given. Pure: the service reads, this orders.
+// the order when Paydesk made it, and otherwise not given. An entry made on another profile (one
+// order seen through two profiles of the same account) names that profile as the profiles list
+// does, or says it was removed. Pure: the service reads, this orders.
 
 import { formatMinor } from '../../gateway/amount';
 import type { StatusResponse } from '../../gateway/response';
 import type { JournalEntry } from '../../store/journal/types';
 import { isOpenLink } from '../../../common/journal-actions';
-import { journalRowView, type JournalRowView } from '../journal';
+import { journalRowView, removedProfileName, type JournalRowView } from '../journal';
 import type { OrderFigures } from './figures';
 import { saidLeft, type LeftOf } from './said';
 
@@ -34,6 +36,8 @@ export type TimelineItem =
       entry: JournalRowView;
       outcome: EntryOutcome;
       outcomeText: string;
+      /** Made on another profile than the page's: its name, null once it was removed. */
+      otherProfile: { name: string | null } | null;
     }
   | {
       kind: 'said';
@@ -133,8 +137,14 @@ const ELSEWHERE_TEXT: Record<LeftOf, string> = {
     'Refunds made outside Paydesk: the gateway’s stage shows them; how much and when it does not say.',
 };
 
+/** A profile's name as the profiles list has it; undefined once it was removed. */
+export type ProfileNameOf = (id: string) => string | undefined;
+
 export function orderTimeline(p: {
   orderId: string;
+  /** The profile the order was looked up with: an entry made on another one says which. */
+  profileId: string;
+  profileName: ProfileNameOf;
   status: StatusResponse;
   /** The profile's entries that made the order or acted on it, oldest first. */
   entries: readonly JournalEntry[];
@@ -147,15 +157,18 @@ export function orderTimeline(p: {
 }): TimelineItem[] {
   const currency = p.status.currency;
   const items: TimelineItem[] = [];
+  const nameOf = (id: string) => p.profileName(id) ?? removedProfileName(id);
   for (const entry of p.entries) {
     const { outcome, text } = entryOutcome(entry);
     items.push({
       kind: 'entry',
       at: entry.createdAt,
       role: madeIt(entry, p.orderId) ? 'made' : 'acted',
-      entry: journalRowView(entry),
+      entry: journalRowView(entry, nameOf),
       outcome,
       outcomeText: text,
+      otherProfile:
+        entry.profileId === p.profileId ? null : { name: p.profileName(entry.profileId) ?? null },
     });
     const said = entry.targetOrderId === p.orderId ? saidLeft(entry, currency) : undefined;
     if (said)

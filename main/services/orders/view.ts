@@ -8,7 +8,13 @@ import type { JournalEntry } from '../../store/journal/types';
 import type { FigureKind, SaidFigure } from './figures';
 import { allowedActions, orderFigures, type ActionKind, type Allowance } from './rules';
 import { orderState, type OrderStateCode } from './state';
-import { orderCreated, orderTimeline, type OrderCreated, type TimelineItem } from './timeline';
+import {
+  orderCreated,
+  orderTimeline,
+  type OrderCreated,
+  type ProfileNameOf,
+  type TimelineItem,
+} from './timeline';
 
 export type { OrderCreated, TimelineItem } from './timeline';
 
@@ -108,6 +114,8 @@ export function orderView(
   status: StatusResponse,
   ofOrder: readonly JournalEntry[] | OrderEntries,
   journalUnreadable?: string,
+  /** Names the profile of an entry made on another one; without it, every one is "removed". */
+  profileName: ProfileNameOf = () => undefined,
 ): OrderView {
   const orderId = status.orderId ?? '';
   const read = Array.isArray(ofOrder)
@@ -204,6 +212,8 @@ export function orderView(
     remainingRefundableSaid: payment ? saidView(figures.saidRefundable, currency) : null,
     timeline: orderTimeline({
       orderId,
+      profileId,
+      profileName,
       status,
       entries: read.entries,
       figures,

@@ -92,6 +92,13 @@ export class TeamJournalPort implements JournalPort {
   async finish(clientOrderId: string, answer: GatewayAnswer): Promise<JournalEntry> {
     return (await this.journal()).finish(clientOrderId, answer);
   }
+  async acknowledgeAndFinish(
+    clientOrderId: string,
+    acknowledged: { orderId: string | undefined; result?: EntryResult },
+    answer: GatewayAnswer,
+  ): Promise<JournalEntry> {
+    return (await this.journal()).acknowledgeAndFinish(clientOrderId, acknowledged, answer);
+  }
   async refuse(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {
     return (await this.journal()).refuse(clientOrderId, error);
   }
@@ -166,6 +173,9 @@ export class UnopenedTeamPort implements JournalPort {
     return this.refused();
   }
   finish(): Promise<JournalEntry> {
+    return this.refused();
+  }
+  acknowledgeAndFinish(): Promise<JournalEntry> {
     return this.refused();
   }
   refuse(): Promise<JournalEntry> {

@@ -7,7 +7,7 @@ import { formatMinor } from '../../gateway/amount';
 import { currencyExponent, minorToText } from '../../../common/money';
 import { actionLabel } from '../../../common/journal-actions';
 import { isoWithOffset, isoWithOffsetByDay } from '../../../common/time';
-import { csvLineWriter, type CsvLine } from '../csv-record';
+import { csvLineWriter, joinedPlainTest, type CsvLine } from '../csv-record';
 import { TotalsTally, type ActionTotals, type JournalTotals } from './totals';
 import type { JournalEntry } from './types';
 
@@ -66,6 +66,35 @@ export const CSV_SOURCE_COLUMNS = [
   'final_at',
 ] as const;
 
+/** Where each of a raw row's columns is (CSV_SOURCE_COLUMNS). */
+const at = (column: (typeof CSV_SOURCE_COLUMNS)[number]): number =>
+  CSV_SOURCE_COLUMNS.indexOf(column);
+const TOTALS_AT = {
+  currency: at('currency'),
+  action: at('action'),
+  operation: at('operation'),
+  state: at('state'),
+  status: at('status'),
+  minor: at('amount_minor'),
+};
+
+/**
+ * Adds a row read raw in CSV_SOURCE_COLUMNS order to `tally`: the export's totals are those of
+ * the lines it wrote, added up as they are written, so no query over the whole journal holds the
+ * main thread at the end.
+ */
+export function tallyRawRow(tally: TotalsTally, row: readonly unknown[]): void {
+  tally.add({
+    currency: row[TOTALS_AT.currency] as string | null,
+    action: row[TOTALS_AT.action] as string | null,
+    operation: row[TOTALS_AT.operation] as string,
+    state: row[TOTALS_AT.state] as string,
+    status: row[TOTALS_AT.status] as string | null,
+    n: 1,
+    minor: row[TOTALS_AT.minor] as bigint | null,
+  });
+}
+
 /** A stored value as cell text: NULL as nothing, integers (read as bigint) in digits. */
 function textOf(value: unknown): string {
   return value === null || value === undefined
@@ -78,18 +107,19 @@ function textOf(value: unknown): string {
 /**
  * A row read raw in CSV_SOURCE_COLUMNS order (integers as bigint) as its CSV line: the
  * export's path, with no entry objects in between, and the same text as csvLines of the same
- * entry. One of these serves one export: it keeps the local dates and offset of the last UTC
- * day of each time column (isoWithOffsetByDay) and the decimals of the last currency, which
- * per entry would cost more than the rest of the line. The cells are written one by one into
- * one array that every row reuses (a loop over the columns with a test per kind cost a quarter
- * more).
+ * entry. One of these serves one export: it keeps the local dates and offsets of the last two
+ * UTC days (isoWithOffsetByDay), the decimals of the last currency, and the last profile's name
+ * and action's words, which per entry would cost more than the rest of the line. The line is
+ * joined straight from the row and tested once (joinedPlainTest): when its cells are plain it
+ * is the library's line; the rare other one is made again as cells and written by `line`.
  */
 export function rawCsvLine(
   line: CsvLine,
   profileName: ProfileName = byId,
 ): (row: readonly unknown[]) => string {
+  // One for both time columns: an entry's final time is mostly of its creation's day.
   const createdAt = isoWithOffsetByDay();
-  const finalAt = isoWithOffsetByDay();
+  const finalAt = createdAt;
   let currency: unknown = null;
   let exponent = currencyExponent(null);
   const amountOf = (minor: unknown, code: unknown): string => {
@@ -100,39 +130,101 @@ export function rawCsvLine(
     }
     return minorToText(minor as bigint, exponent);
   };
-  // A journal names a few profiles: each is looked up once per export.
+  // A journal names a few profiles: each is looked up once per export, and the last one is
+  // kept apart, since neighbouring entries mostly share it.
   const names = new Map<string, string>();
+  let lastId: string | undefined;
+  let lastName = '';
   const nameOf = (id: string): string => {
+    if (id === lastId) return lastName;
     let name = names.get(id);
     if (name === undefined) names.set(id, (name = profileName(id)));
-    return name;
+    lastId = id;
+    return (lastName = name);
+  };
+  // The same for the action's words, from the action and the operation.
+  let lastAction: unknown = null;
+  let lastOperation: string | undefined;
+  let lastLabel = '';
+  const labelOf = (action: unknown, operation: string): string => {
+    if (action !== lastAction || operation !== lastOperation) {
+      lastAction = action;
+      lastOperation = operation;
+      lastLabel = actionLabel((action as string | null) ?? null, operation);
+    }
+    return lastLabel;
   };
   const timeOf = (format: (iso: string) => string, value: unknown): string =>
     value === null || value === undefined ? '' : format(textOf(value));
-  const cells: string[] = new Array<string>(COLUMNS.length).fill('');
+  const plain = joinedPlainTest(COLUMNS.length);
   // CSV_SOURCE_COLUMNS, in order; the file's columns are one more (the profile's name).
+  const cellsOf = (row: readonly unknown[]): string[] => [
+    timeOf(createdAt, row[0]),
+    textOf(row[1]), // operator
+    nameOf(textOf(row[2])), // profile (its name)
+    textOf(row[2]), // profile_id
+    labelOf(row[3], textOf(row[4])),
+    textOf(row[4]), // operation
+    textOf(row[5]), // client_orderid
+    textOf(row[6]), // orderid
+    textOf(row[7]), // target_orderid
+    textOf(row[8]), // target_client_orderid
+    amountOf(row[9], row[10]),
+    textOf(row[10]), // currency
+    textOf(row[11]), // reason
+    textOf(row[12]), // note
+    textOf(row[13]), // email
+    textOf(row[14]), // state
+    textOf(row[15]), // status
+    textOf(row[16]), // error_code
+    textOf(row[17]), // error_message
+    timeOf(finalAt, row[18]),
+  ];
   return (row) => {
-    cells[0] = timeOf(createdAt, row[0]);
-    cells[1] = textOf(row[1]); // operator
-    cells[2] = nameOf(textOf(row[2])); // profile (its name)
-    cells[3] = textOf(row[2]); // profile_id
-    cells[4] = actionLabel((row[3] as string | null) ?? null, textOf(row[4]));
-    cells[5] = textOf(row[4]); // operation
-    cells[6] = textOf(row[5]); // client_orderid
-    cells[7] = textOf(row[6]); // orderid
-    cells[8] = textOf(row[7]); // target_orderid
-    cells[9] = textOf(row[8]); // target_client_orderid
-    cells[10] = amountOf(row[9], row[10]);
-    cells[11] = textOf(row[10]); // currency
-    cells[12] = textOf(row[11]); // reason
-    cells[13] = textOf(row[12]); // note
-    cells[14] = textOf(row[13]); // email
-    cells[15] = textOf(row[14]); // state
-    cells[16] = textOf(row[15]); // status
-    cells[17] = textOf(row[16]); // error_code
-    cells[18] = textOf(row[17]); // error_message
-    cells[19] = timeOf(finalAt, row[18]);
-    return line(cells);
+    const operation = textOf(row[4]);
+    const profileId = textOf(row[2]);
+    const joined =
+      timeOf(createdAt, row[0]) +
+      ',' +
+      textOf(row[1]) +
+      ',' +
+      nameOf(profileId) +
+      ',' +
+      profileId +
+      ',' +
+      labelOf(row[3], operation) +
+      ',' +
+      operation +
+      ',' +
+      textOf(row[5]) +
+      ',' +
+      textOf(row[6]) +
+      ',' +
+      textOf(row[7]) +
+      ',' +
+      textOf(row[8]) +
+      ',' +
+      amountOf(row[9], row[10]) +
+      ',' +
+      textOf(row[10]) +
+      ',' +
+      textOf(row[11]) +
+      ',' +
+      textOf(row[12]) +
+      ',' +
+      textOf(row[13]) +
+      ',' +
+      textOf(row[14]) +
+      ',' +
+      textOf(row[15]) +
+      ',' +
+      textOf(row[16]) +
+      ',' +
+      textOf(row[17]) +
+      ',' +
+      timeOf(finalAt, row[18]) +
+      '\r\n';
+    return plain(joined) ? joined : line(cellsOf(row));
   };
 }
 

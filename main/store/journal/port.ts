@@ -50,6 +50,11 @@ export interface OrderClaim {
   clientOrderId: string;
   /** What the desk is doing, as a verb phrase ("refunding"), for a desk that finds it busy. */
   action: string;
+  /**
+   * No other action of this process is being decided or sent: no other claim could share this
+   * one's commit, so a store that groups commits need not wait for company (SQLite's).
+   */
+  alone?: boolean;
 }
 
 /**
@@ -112,6 +117,17 @@ export interface JournalPort {
   ): Promise<JournalEntry>;
   /** The gateway's final status for the operation. */
   finish(clientOrderId: string, answer: GatewayAnswer): Promise<JournalEntry>;
+  /**
+   * The acknowledgement and the final status learned together (the `status` asked right after
+   * the answer was final already): both moves, each a step of the entry's history, in one
+   * transaction. The final status is recorded only while the entry is still in flight after
+   * the acknowledgement: what a person settled meanwhile stays.
+   */
+  acknowledgeAndFinish(
+    clientOrderId: string,
+    acknowledged: { orderId: string | undefined; result?: EntryResult },
+    answer: GatewayAnswer,
+  ): Promise<JournalEntry>;
   /** The gateway refused the request, or it provably never left: nothing was processed. */
   refuse(clientOrderId: string, error: JournalProblem): Promise<JournalEntry>;
   /** The request may have reached the gateway but its answer did not reach us: unsettled. */

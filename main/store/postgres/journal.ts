@@ -19,7 +19,13 @@ import type pg from 'pg';
 
 import { csvChunksOfEntries, type CsvChunk } from '../journal/csv';
 import { StoreError } from '../errors';
-import { JournalError, type EntryResult, type JournalEntry, type Page } from '../journal/types';
+import {
+  IN_FLIGHT,
+  JournalError,
+  type EntryResult,
+  type JournalEntry,
+  type Page,
+} from '../journal/types';
 import type { JournalFilter } from '../journal/filter';
 import type { ReportLine, SummaryQuery } from '../journal/summary';
 import type { JournalTotals } from '../journal/totals';
@@ -201,6 +207,31 @@ export class PgJournal implements JournalPort {
     });
   }
 
+  /** Both answers in one transaction under the order's lock (see JournalPort). */
+  acknowledgeAndFinish(
+    clientOrderId: string,
+    acknowledged: { orderId: string | undefined; result?: EntryResult },
+    answer: GatewayAnswer,
+  ): Promise<JournalEntry> {
+    const { orderId, result } = acknowledged;
+    return this.underEntryLock(clientOrderId, async (c) => {
+      const seen = await applyRule(
+        c,
+        this.options.desk,
+        clientOrderId,
+        acknowledgeRule(orderId, result),
+        'answer',
+        { ...(orderId ? { orderid: orderId } : {}), ...result },
+      );
+      if (!IN_FLIGHT.includes(seen.state)) return seen;
+      return applyRule(c, this.options.desk, clientOrderId, finishRule(answer), 'answer', {
+        status: answer.status,
+        ...(answer.orderId ? { orderid: answer.orderId } : {}),
+        ...answer.result,
+      });
+    });
+  }
+
   refuse(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {
     return this.transition(clientOrderId, refuseRule(error), 'error', {});
   }
@@ -284,6 +315,16 @@ export class PgJournal implements JournalPort {
     kind: AnswerKind,
     fields: Record<string, string>,
   ): Promise<JournalEntry> {
+    return this.underEntryLock(clientOrderId, (c) =>
+      applyRule(c, this.options.desk, clientOrderId, rule, kind, fields),
+    );
+  }
+
+  /** Runs `work` in one transaction under the lock of the order the entry acts on. */
+  private underEntryLock(
+    clientOrderId: string,
+    work: (client: pg.ClientBase) => Promise<JournalEntry>,
+  ): Promise<JournalEntry> {
     return this.guard(async () => {
       // The order an entry acts on never changes, so it can be read before taking its lock.
       const first = await this.get(clientOrderId);
@@ -294,7 +335,7 @@ export class PgJournal implements JournalPort {
           first.profileId,
           first.targetOrderId,
           'recording an answer on',
-          (c) => applyRule(c, this.options.desk, clientOrderId, rule, kind, fields),
+          work,
         ),
       );
     });

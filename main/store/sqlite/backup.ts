@@ -12,11 +12,16 @@
 // thread for a large part of a second. A backup can be stopped (Paydesk quitting): the copy stops at its next step, or the
 // check ends early, and the .partial is removed, so quitting never waits for a large file.
 //
+// A backup cut short by a power cut or a killed process cannot remove its .partial; the sweep
+// (sweepLeftovers, at start and before each backup) does, matching only the exact names a backup
+// writes, and only once they have not changed for an hour: a share may hold another desk's
+// backup under way, whose copy is written as it grows.
+//
 // Retention keeps the newest backup of each of the last 7 days that have one and of each of the
 // last 4 weeks (Monday to Sunday, UTC) that have one; nothing else in the folder is touched.
 
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { checkCopyOffThread } from './backup-check';
@@ -39,9 +44,19 @@ export interface BackupOptions {
   now?: () => Date;
   /** Stops the backup: it then rejects with the signal's reason, leaving no file behind. */
   signal?: AbortSignal;
+  /**
+   * Whether a missing folder is made (true by default). False for a folder the person chose: a
+   * share that is not connected must not get a folder of its own on this disk.
+   */
+  makeFolder?: boolean;
 }
 
 const NAME = /^paydesk-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.sqlite$/;
+/** A backup's unfinished copy and the files SQLite keeps beside it while writing it. */
+const PARTIAL_NAME =
+  /^paydesk-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.sqlite\.partial(?:-journal|-wal|-shm)?$/;
+/** A partial unchanged this long is no backup under way (a copy is written as it grows). */
+export const LEFTOVER_AFTER_MS = 60 * 60 * 1000;
 
 function nameFor(at: Date): string {
   return `paydesk-${at.toISOString().replace(/[:.]/g, '-')}.sqlite`;
@@ -80,7 +95,7 @@ function flushAsItGrows(file: string) {
 }
 
 /**
- * Backs `db` up into `folder` (made if missing) and returns the new backup. Throws, leaving no
+ * Backs `db` up into `folder` (made if missing, unless `options.makeFolder` is false) and returns the new backup. Throws, leaving no
  * file under a backup's name, when the copy cannot be made or does not pass integrity_check, or
  * when `options.signal` stops it.
  */
@@ -89,7 +104,11 @@ export async function backupDatabase(
   folder: string,
   options: BackupOptions = {},
 ): Promise<BackupFile> {
-  mkdirSync(folder, { recursive: true });
+  if (options.makeFolder ?? true) mkdirSync(folder, { recursive: true });
+  else if (!existsSync(folder))
+    throw new Error(
+      `the folder ${folder} is not there. Connect the disk or network share it is on, or choose another folder in Settings -> Backups.`,
+    );
   const at = (options.now ?? (() => new Date()))();
   const name = nameFor(at);
   const path = join(folder, name);
@@ -140,6 +159,32 @@ export function listBackups(folder: string): BackupFile[] {
     }
   }
   return found.sort((a, b) => b.takenAt.localeCompare(a.takenAt));
+}
+
+/**
+ * Removes what backups cut short left in `folder` (their .partial copies and SQLite's files
+ * beside them) once unchanged for LEFTOVER_AFTER_MS; returns their names. Any other file stays.
+ */
+export async function sweepLeftovers(folder: string, now: Date = new Date()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return []; // No folder yet: nothing left over.
+  }
+  const removed: string[] = [];
+  for (const name of names.filter((n) => PARTIAL_NAME.test(n))) {
+    const path = join(folder, name);
+    try {
+      const found = await stat(path);
+      if (!found.isFile() || now.getTime() - found.mtimeMs < LEFTOVER_AFTER_MS) continue;
+      await rm(path, { force: true });
+      removed.push(name);
+    } catch {
+      // Removed meanwhile, or not ours to remove: left as it is.
+    }
+  }
+  return removed;
 }
 
 export const RETENTION = { days: 7, weeks: 4 } as const;

@@ -4,7 +4,11 @@
 // - The write-ahead entry (the journal entry of a request about to leave) must be on disk
 //   before its request leaves. Its group (group-commit.ts) commits without SQLite's own fsync
 //   and then waits for `WalSync`: an fsync of the WAL file on libuv's thread pool, so other
-//   refunds' answers, follow-ups and screens go on while the disk works. SQLite writes a
+//   refunds' answers, follow-ups and screens go on while the disk works. A write-ahead entry
+//   alone (no other action of the process being decided or sent, so none could share its
+//   commit) is committed at once and its fsync runs on the main thread (`WalSync.flushNow`):
+//   nothing else waits meanwhile, and the pool's thread and the event loop's turn would only
+//   add their own wait to the one the disk takes. SQLite writes a
 //   commit's frames to the WAL with write() and, under FULL, fsyncs the WAL file right after;
 //   WalSync does that same fsync, started after the commit, and the entry's promise resolves
 //   only when it has finished: the request still leaves after its entry is durable. (SQLite
@@ -26,6 +30,7 @@
 // Everything else (write-ahead entries of actions not on an order, settlements by hand,
 // profiles, keys, batches and their action ids) keeps SQLite's fsync of every commit.
 
+import { closeSync, fdatasyncSync, openSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 import type Database from 'better-sqlite3';
@@ -72,6 +77,8 @@ const KEEP_OPEN_MS = 1_000;
  */
 export class KeptWalFile {
   private handle: Promise<FileHandle> | undefined;
+  /** The descriptor syncNow keeps (a FileHandle cannot be opened without waiting). */
+  private fd: number | undefined;
   private idle: NodeJS.Timeout | undefined;
 
   constructor(
@@ -82,7 +89,9 @@ export class KeptWalFile {
   ) {}
 
   readonly sync = async (path: string): Promise<void> => {
+    // Not closed under a sync that runs for longer than the wait (syncNow cannot be: it blocks).
     clearTimeout(this.idle);
+    this.idle = undefined;
     try {
       this.handle ??= this.openFile(path);
       await (await this.handle).datasync();
@@ -90,13 +99,48 @@ export class KeptWalFile {
       await this.close();
       throw error;
     }
+    this.keepForNow();
+  };
+
+  /** The same fsync on the calling thread: returns once the file's data is on disk. */
+  readonly syncNow = (path: string): void => {
+    try {
+      this.fd ??= openSync(path, 'r+');
+      fdatasyncSync(this.fd);
+    } catch (error) {
+      this.closeNow();
+      throw error;
+    }
+    this.keepForNow();
+  };
+
+  /** (Re)starts the wait before closing: one timer, refreshed by every sync, not one each. */
+  private keepForNow(): void {
+    if (this.idle) {
+      this.idle.refresh();
+      return;
+    }
     this.idle = setTimeout(() => void this.close(), this.keepOpenMs);
     this.idle.unref();
-  };
+  }
+
+  private closeNow(): void {
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // Closed already, or the disk is gone: the next sync opens the file again.
+      }
+    }
+  }
 
   /** Closes the file now (the next sync opens it again). */
   async close(): Promise<void> {
     clearTimeout(this.idle);
+    this.idle = undefined;
+    this.closeNow();
     const handle = this.handle;
     this.handle = undefined;
     await handle?.then((h) => h.close()).catch(() => undefined);
@@ -112,17 +156,53 @@ export class KeptWalFile {
 export class WalSync {
   private running: Promise<void> | undefined;
   private waiting: Promise<void> | undefined;
+  private readonly sync: (path: string) => Promise<void>;
+  /** The fsync on the calling thread (flushNow); absent when only `sync` was given. */
+  private readonly syncNow: ((path: string) => void) | undefined;
 
+  /** By default both syncs are the kept file's; a `sync` given alone leaves no flushNow. */
   constructor(
     readonly walPath: string,
-    private readonly sync: (path: string) => Promise<void> = new KeptWalFile().sync,
-  ) {}
-  /** The WalSync of a database's connection; undefined where there is no WAL to sync. */
-  static of(db: Db, sync?: (path: string) => Promise<void>): WalSync | undefined {
+    sync?: (path: string) => Promise<void>,
+    syncNow?: (path: string) => void,
+  ) {
+    if (sync) {
+      this.sync = sync;
+      this.syncNow = syncNow;
+    } else {
+      const kept = new KeptWalFile();
+      this.sync = kept.sync;
+      this.syncNow = syncNow ?? kept.syncNow;
+    }
+  }
+
+  /**
+   * The WalSync of a database's connection; undefined where there is no WAL to sync. `sync`
+   * and `syncNow` replace the kept file's (tests hold or fail them).
+   */
+  static of(
+    db: Db,
+    sync?: (path: string) => Promise<void>,
+    syncNow?: (path: string) => void,
+  ): WalSync | undefined {
     if (db.memory || db.readonly) return undefined;
     if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal')
       return undefined;
-    return new WalSync(`${db.name}-wal`, sync);
+    return new WalSync(`${db.name}-wal`, sync, syncNow);
+  }
+
+  /** True when flushNow can sync on the calling thread. */
+  get canSyncNow(): boolean {
+    return this.syncNow !== undefined;
+  }
+
+  /**
+   * Returns once what this process committed before the call is on disk, synced on the calling
+   * thread; throws what the sync threw. Only where canSyncNow.
+   */
+  flushNow(): void {
+    if (!this.syncNow) throw new Error('This WAL has no way to be synced on this thread.');
+    this.syncNow(this.walPath);
   }
 
   /** Resolves once what this process committed before the call is on disk. */

@@ -14,6 +14,12 @@
 // Records of answers (durability.ts: committed without the fsync) are grouped the same way in
 // a queue of their own: sixteen answers arriving together were sixteen transactions, each
 // writing the same index pages to the WAL again and switching `synchronous` twice.
+//
+// A work its caller says is alone (`run(work, { alone: true })`: no other action of the process
+// is being decided or sent, so nothing could join its group) with nothing queued is committed
+// at once, and a durable one is synced on this thread (WalSync.flushNow): waiting a turn of the
+// event loop for company that cannot come, and the pool's thread for the fsync, only added
+// their own waits to the disk's. The promise still resolves only once the entry is on disk.
 
 import type Database from 'better-sqlite3';
 
@@ -101,11 +107,48 @@ export class GroupCommit {
    * is on disk). A throw of `work` rejects its own promise and undoes only its own writes; a
    * failed commit rejects them all; a failed sync rejects them all with NotDurableError.
    */
-  run<T>(work: () => T): Promise<T> {
+  run<T>(work: () => T, options: { alone?: boolean } = {}): Promise<T> {
+    const { durable, walSync } = this.options;
+    if (options.alone && this.queue.length === 0 && (!durable || !walSync || walSync.canSyncNow))
+      return this.runAlone(work);
     return new Promise<T>((resolve, reject) => {
       if (this.queue.length === 0) setImmediate(() => this.flush());
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
     });
+  }
+
+  /** A work alone: committed now and, durable, synced on this thread (see the file's top). */
+  private runAlone<T>(work: () => T): Promise<T> {
+    // A throw of the executor rejects the promise: the work's own, the commit's or the sync's.
+    return new Promise<T>((resolve) => resolve(this.commitAlone(work)));
+  }
+
+  private commitAlone<T>(work: () => T): T {
+    const outcomes: Outcome[] = [];
+    this.commit([{ work, resolve: () => undefined, reject: () => undefined }], outcomes);
+    const outcome = outcomes[0];
+    if (!outcome?.ok) throw outcome?.error;
+    const { durable, walSync } = this.options;
+    if (durable && walSync) {
+      try {
+        walSync.flushNow();
+      } catch (error) {
+        throw new NotDurableError(outcome.value, this.db.name, error);
+      }
+    }
+    return outcome.value as T;
+  }
+
+  /**
+   * Commits the group in one transaction, each outcome in `outcomes`: without SQLite's fsync
+   * unless it is durable with no WalSync to do it (an in-memory database). Throws when the
+   * transaction could not start or commit: then nothing of the group was written.
+   */
+  private commit(group: Queued[], outcomes: Outcome[]): void {
+    const { durable, walSync } = this.options;
+    const commit = () => this.commitGroup(group, outcomes);
+    if (durable && !walSync) commit();
+    else withoutFsync(this.db, commit);
   }
 
   private flush(): void {
@@ -113,10 +156,8 @@ export class GroupCommit {
     this.queue = [];
     const outcomes: Outcome[] = [];
     const { durable, walSync } = this.options;
-    const commit = () => this.commitGroup(group, outcomes);
     try {
-      if (durable && !walSync) commit();
-      else withoutFsync(this.db, commit);
+      this.commit(group, outcomes);
     } catch (error) {
       // The transaction could not start or commit: nothing of the group was written.
       for (const queued of group) queued.reject(error);

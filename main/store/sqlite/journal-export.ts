@@ -23,13 +23,18 @@
 // batch are left out (the newest id is fixed up front).
 
 import { openReadOnly, type Db } from './database';
-import { CSV_SOURCE_COLUMNS, RawCsvChunks, type CsvChunk } from '../journal/csv';
+import { CSV_SOURCE_COLUMNS, RawCsvChunks, tallyRawRow, type CsvChunk } from '../journal/csv';
+import { TotalsTally } from '../journal/totals';
 import { csvLineWriter } from '../csv-record';
 import type { JournalFilter } from '../journal/filter';
 import { JournalPages, whereClause } from './journal-pages';
 
 /** Entries (about) per piece of the count of a whole journal: a few milliseconds each. */
 const COUNT_PIECE = 65_536;
+/** Ids up to which the whole journal is counted at once (COUNT(*)'s fast path, see countInPieces). */
+const WHOLE_COUNT_SPAN = 262_144;
+/** The most pieces a count is cut into, however far apart the ids are. */
+const MAX_COUNT_PIECES = 4_096;
 
 /** The filter's CSV chunks (without the header) from one snapshot of the journal on `db`'s file. */
 export async function* snapshotCsvChunks(
@@ -64,7 +69,8 @@ export async function* snapshotCsvChunks(
 /**
  * The export on one connection: the count (a chunk that says the total), then batches of `size`
  * of the filter's rows, newest first, each read to its end and turned straight into UTF-8
- * (csv.ts RawCsvChunks, its records written by csv-record.ts), and last their totals.
+ * (csv.ts RawCsvChunks, its records written by csv-record.ts), and last the totals of the lines
+ * written, added up as they went (tallyRawRow).
  */
 async function* connectionCsvChunks(
   db: Db,
@@ -76,58 +82,59 @@ async function* connectionCsvChunks(
   const total = whereClause(filter).where === '' ? await countInPieces(db) : pages.count(filter);
   yield { content: '', entries: 0, total };
   const csv = new RawCsvChunks(await csvLineWriter(), profileName);
-  let newest: bigint | undefined;
+  const tally = new TotalsTally();
   const add = (row: readonly unknown[]) => {
-    newest ??= row[CSV_SOURCE_COLUMNS.length] as bigint;
     csv.add(row);
+    tallyRawRow(tally, row);
   };
   for (const entries of pages.rawBatches(filter, size, CSV_SOURCE_COLUMNS, add)) {
     yield { content: csv.take(), entries };
   }
-  // In the export's snapshot, of the rows up to the newest the lines start from.
-  yield { content: '', entries: 0, totals: pages.totals(filter, newest ?? 0n) };
+  yield { content: '', entries: 0, totals: tally.totals() };
 }
 
 /**
- * COUNT(*) of the whole journal, in ranges of created_at (its index steps over about
- * `piece` entries per range) with a turn of the event loop between ranges. The bounds are
- * the creation times of every `piece`-th id, put in SQLite's own order; the ranges below
- * the first bound, between each two, and from the last on hold every value once, so the sum
- * is the exact count whatever the times are (out of order, repeated, not times at all).
+ * COUNT(*) of the whole journal. Up to `wholeUpTo` ids it is one COUNT(*) without a WHERE,
+ * which SQLite answers from the page headers of its smallest index without reading an entry (a
+ * few milliseconds). Above that it is made in ranges of ids of about `piece` entries each, with a
+ * turn of the event loop between ranges: journal_ids (the id alone, the journal's smallest index)
+ * serves each range; the ranges, from the newest id down and last everything below, hold every
+ * id once, so the sum is the exact count whatever gaps the ids have. Ids far apart make fewer,
+ * larger ranges, at most MAX_COUNT_PIECES.
  */
-export async function countInPieces(db: Db, piece = COUNT_PIECE): Promise<number> {
-  const newest = db.prepare('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get() as
-    bigint | null;
-  if (newest === null) return 0;
-  const ids: string[] = [];
-  for (let id = newest - BigInt(piece); id > 0n; id -= BigInt(piece)) {
-    ids.push(id.toString());
+export async function countInPieces(
+  db: Db,
+  piece = COUNT_PIECE,
+  wholeUpTo = WHOLE_COUNT_SPAN,
+): Promise<number> {
+  // Two queries: SQLite finds MIN or MAX alone at an end of the index, both at once by a scan.
+  const end = (which: 'MIN' | 'MAX') =>
+    db.prepare(`SELECT ${which}(id) FROM journal`).pluck().safeIntegers(true).get() as
+      bigint | null;
+  const oldest = end('MIN');
+  const newest = end('MAX');
+  if (oldest === null || newest === null) return 0;
+  const span = newest - oldest + 1n;
+  if (span <= BigInt(wholeUpTo)) {
+    return Number(db.prepare('SELECT COUNT(*) FROM journal').pluck().get());
   }
-  const bounds = db
-    .prepare(
-      `SELECT DISTINCT created_at FROM journal
-        WHERE id IN (SELECT CAST(value AS INTEGER) FROM json_each(?)) ORDER BY created_at`,
-    )
+  const step = bigMax(BigInt(piece), span / BigInt(MAX_COUNT_PIECES) + 1n);
+  const between = db
+    .prepare('SELECT COUNT(*) FROM journal WHERE id >= ? AND id < ?')
     .pluck()
-    .safeIntegers(true)
-    .all(JSON.stringify(ids));
-  const count = (sql: string, ...bound: unknown[]) =>
-    Number(
-      db
-        .prepare(`SELECT COUNT(*) FROM journal ${sql}`)
-        .pluck()
-        .get(...bound),
-    );
-  if (bounds.length === 0) return count('');
-  // NULL sorts below every value; the schema has none, but the count holds them too.
-  let total = count('WHERE created_at IS NULL') + count('WHERE created_at < ?', bounds[0]);
-  for (let i = 1; i < bounds.length; i++) {
+    .safeIntegers(true);
+  const below = db.prepare('SELECT COUNT(*) FROM journal WHERE id < ?').pluck().safeIntegers(true);
+  let total = 0n;
+  let top = newest + 1n; // the ids below `top` are still to count
+  while (top - step > oldest) {
+    total += between.get(top - step, top) as bigint;
+    top -= step;
     await turn();
-    total += count('WHERE created_at >= ? AND created_at < ?', bounds[i - 1], bounds[i]);
   }
-  await turn();
-  return total + count('WHERE created_at >= ?', bounds.at(-1));
+  return Number(total + (below.get(top) as bigint));
 }
+
+const bigMax = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 
 function turn(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));

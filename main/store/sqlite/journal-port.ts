@@ -35,13 +35,20 @@ export class SqliteJournalPort implements JournalPort {
   /** Answers recorded at the same moment share one transaction, committed without an fsync. */
   private readonly answers: GroupCommit;
 
-  /** `syncWal`: how the WAL file is synced to disk (durability.ts syncFile); tests hold it. */
+  /**
+   * `syncWal`, `syncWalNow`: how the WAL file is synced to disk, on libuv's pool and on this
+   * thread (durability.ts WalSync); tests hold or fail them. `syncWal` given alone: every
+   * write-ahead is synced by it, none on this thread.
+   */
   constructor(
     private readonly db: Db,
     readonly journal: Journal = new Journal(db),
-    options: { syncWal?: (path: string) => Promise<void> } = {},
+    options: {
+      syncWal?: (path: string) => Promise<void>;
+      syncWalNow?: (path: string) => void;
+    } = {},
   ) {
-    const walSync = WalSync.of(db, options.syncWal);
+    const walSync = WalSync.of(db, options.syncWal, options.syncWalNow);
     this.claims = new GroupCommit(db, { durable: true, ...(walSync ? { walSync } : {}) });
     this.answers = new GroupCommit(db, { durable: false });
   }
@@ -52,17 +59,21 @@ export class SqliteJournalPort implements JournalPort {
 
   /**
    * Claims decided at the same moment share one IMMEDIATE transaction and one fsync
-   * (group-commit.ts); each resolves once its entry is on disk.
+   * (group-commit.ts); each resolves once its entry is on disk. A claim alone is committed and
+   * synced at once.
    */
   async claim<T>(claim: OrderClaim, decide: ClaimDecision<T>): Promise<ClaimResult<T>> {
     try {
-      return await this.claims.run((): ClaimResult<T> => {
-        const claimed = this.journal.get(claim.clientOrderId);
-        if (claimed) return { claimed };
-        const { entry, decided } = decide(this.journal.forTarget(claim.orderId));
-        checkClaimedEntry(claim, entry);
-        return { entry: this.journal.begin(entry), decided };
-      });
+      return await this.claims.run(
+        (): ClaimResult<T> => {
+          const claimed = this.journal.get(claim.clientOrderId);
+          if (claimed) return { claimed };
+          const { entry, decided } = decide(this.journal.forTarget(claim.orderId));
+          checkClaimedEntry(claim, entry);
+          return { entry: this.journal.begin(entry), decided };
+        },
+        { alone: claim.alone === true },
+      );
     } catch (error) {
       // Written but not known to be on disk: its request will not leave, so the entry says
       // so (refused, not sent) rather than stay in flight as if it might have. Should that
@@ -96,6 +107,16 @@ export class SqliteJournalPort implements JournalPort {
 
   finish(clientOrderId: string, answer: GatewayAnswer): Promise<JournalEntry> {
     return this.answers.run(() => this.journal.finish(clientOrderId, answer));
+  }
+
+  acknowledgeAndFinish(
+    clientOrderId: string,
+    acknowledged: { orderId: string | undefined; result?: EntryResult },
+    answer: GatewayAnswer,
+  ): Promise<JournalEntry> {
+    return this.answers.run(() =>
+      this.journal.acknowledgeAndFinish(clientOrderId, acknowledged, answer),
+    );
   }
 
   refuse(clientOrderId: string, error: JournalProblem): Promise<JournalEntry> {

@@ -3,8 +3,9 @@
 // file is and what to do (the message comes from main), and what still works meanwhile. A
 // missing or empty journal is a stop, not a fault to work around: the banner offers the latest
 // backup and a new, empty journal, each through the one confirmation dialog, and main carries
-// the choice out at a restart; until then nothing is changed. After such a start, a notice says
-// what was restored and where the file it replaced was kept.
+// the choice out at a restart; until then nothing is changed. Both choices are an admin's on a
+// team (common/backup-roles.ts), fenced as Settings -> Backups fences restoring. After such a
+// start, a notice says what was restored and where the file it replaced was kept.
 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,6 +14,7 @@ import type { ResultOf } from '../../../common/contract';
 import { localTimeWithOffset } from '../../../common/time';
 import { paydesk, unwrap } from '../api';
 import { ConfirmDialog } from './ConfirmDialog';
+import { FencedButton, RoleFence } from './RoleFence';
 import { ErrorNotice, Notice } from './Notice';
 
 type StoreStatus = ResultOf<'app', 'status'>['store'];
@@ -63,21 +65,22 @@ function JournalStop({ store }: { store: StoreStatus }) {
           <strong>{choose.data.message}</strong>
         </p>
       ) : (
-        <div className="button-row">
-          {latest && (
-            <button
-              type="button"
-              className="primary"
-              disabled={choose.isPending}
-              onClick={() => setAsking('restore')}
-            >
-              Restore the backup of {when(latest.takenAt)}…
-            </button>
-          )}
-          <button type="button" disabled={choose.isPending} onClick={() => setAsking('new')}>
-            Begin a new, empty journal…
-          </button>
-        </div>
+        <RoleFence need="backups">
+          <div className="button-row">
+            {latest && (
+              <FencedButton
+                className="primary"
+                disabled={choose.isPending}
+                onClick={() => setAsking('restore')}
+              >
+                Restore the backup of {when(latest.takenAt)}…
+              </FencedButton>
+            )}
+            <FencedButton disabled={choose.isPending} onClick={() => setAsking('new')}>
+              Begin a new, empty journal…
+            </FencedButton>
+          </div>
+        </RoleFence>
       )}
       {choose.error && <ErrorNotice error={choose.error} title="Nothing was changed:" />}
       {asking === 'restore' && latest && (

@@ -217,6 +217,17 @@ export const FENCE_STATES: readonly FenceState[] = [
     ],
     changing: ['button "Generate new key…"'],
   },
+  {
+    name: 'backups',
+    need: 'backups',
+    reach: openScreen('#/backups'),
+    // The folder in use, read from main (the screen itself shows before its data).
+    ready: /By default: .+backups\.$/,
+    // Backing up now only adds the copy the schedule makes; the bundle is saving. (Restore…
+    // appears once a backup is listed; Use this folder waits for a path typed.)
+    readOnly: ['button "Back up now"', 'button "Save support bundle…"'],
+    changing: ['button "Choose folder…"', 'textbox "Backup folder"'],
+  },
 ];
 
 /**

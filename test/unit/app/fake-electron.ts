@@ -145,6 +145,9 @@ export const app = Object.assign(new FakeEmitter(), {
 
 export const dialog = {
   showSaveDialog: vi.fn(() => Promise.resolve({ canceled: true, filePath: undefined })),
+  showOpenDialog: vi.fn((..._args: unknown[]) =>
+    Promise.resolve({ canceled: true, filePaths: [] as string[] }),
+  ),
   showErrorBox: vi.fn(),
   showMessageBox: vi.fn(() => Promise.resolve({ response: 0 })),
 };

@@ -74,6 +74,24 @@ describe('times with their offset, a day at a time (the CSV export)', () => {
     },
   );
 
+  it.each(ZONES)(
+    'writes what isoWithOffset writes in %s from %s for two runs of times taking turns',
+    (zone, from) => {
+      // An export's creation and final times share one cache: the final time is up to days
+      // later, on the same day, the next, or across the zone's change.
+      process.env.TZ = zone;
+      const byDay = isoWithOffsetByDay();
+      const start = Date.parse(from);
+      let step = 0;
+      for (let t = start + 3 * 86_400_000; t >= start; t -= 1_731_113) {
+        const later = t + [0, 61_000, 3_600_000, 86_400_000, 2 * 86_400_000 + 7][step++ % 5]!;
+        for (const iso of [new Date(t).toISOString(), new Date(later).toISOString()]) {
+          expect(byDay(iso), iso).toBe(isoWithOffset(iso));
+        }
+      }
+    },
+  );
+
   it('pins the text across a summer-time change in Berlin and a half-hour one on Lord Howe', () => {
     process.env.TZ = 'Europe/Berlin';
     let byDay = isoWithOffsetByDay();

@@ -27,6 +27,7 @@ describe('allowedFor', () => {
     expect(allowedFor({ session: local, storeWritable: true })).toEqual({
       money: { allowed: true },
       admin: { allowed: true },
+      backups: { allowed: true },
     });
   });
 
@@ -38,10 +39,16 @@ describe('allowedFor', () => {
         reason:
           'Your login tom is in paydesk_support: only paydesk_admin changes profiles and keys.',
       },
+      backups: {
+        allowed: false,
+        reason:
+          "Your login tom is in paydesk_support: only paydesk_admin chooses the backup folder and restores this desk's database. Backing up now and reading the list work for everyone.",
+      },
     });
     expect(allowedFor({ session: team(['paydesk_finance']), storeWritable: true })).toMatchObject({
       money: { allowed: true },
       admin: { allowed: false },
+      backups: { allowed: false },
     });
     expect(allowedFor({ session: team(['paydesk_admin']), storeWritable: true })).toEqual({
       money: {
@@ -50,12 +57,14 @@ describe('allowedFor', () => {
           'Your login tom is in paydesk_admin: profiles and keys, no money (that is paydesk_finance).',
       },
       admin: { allowed: true },
+      backups: { allowed: true },
     });
     expect(
       allowedFor({ session: team(['paydesk_finance', 'paydesk_admin']), storeWritable: true }),
     ).toEqual({
       money: { allowed: true },
       admin: { allowed: true },
+      backups: { allowed: true },
     });
     expect(allowedFor({ session: team([]), storeWritable: true }).money).toEqual({
       allowed: false,
@@ -77,6 +86,31 @@ describe('allowedFor', () => {
       reason: 'Paydesk is read-only (its database cannot be written): nothing is sent or changed.',
     });
     expect(readOnly.admin.allowed).toBe(false);
+    expect(away.backups).toEqual({
+      allowed: false,
+      reason:
+        'The team journal cannot be reached, so your role cannot be read: choosing the backup folder and restoring wait until it is back.',
+    });
+  });
+
+  it('backups: a read-only database does not fence restoring, which is how it is mended', () => {
+    const local = {
+      journal: 'local' as const,
+      login: 'os',
+      desk: null,
+      groups: [],
+      reachable: true,
+    };
+    expect(allowedFor({ session: local, storeWritable: false }).backups).toEqual({
+      allowed: true,
+    });
+    expect(allowedFor({ session: team(['paydesk_admin']), storeWritable: false }).backups).toEqual({
+      allowed: true,
+    });
+    expect(allowedFor({ session: undefined, storeWritable: false }).backups).toEqual({
+      allowed: false,
+      reason: 'Reading who you are and what you may do here…',
+    });
   });
 
   it('allows nothing while the role is not known yet, and says why when it cannot be read', () => {

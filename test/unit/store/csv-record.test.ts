@@ -8,7 +8,12 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { CSV_OPTIONS, csvLineWriter, plainLine } from '../../../main/store/csv-record';
+import {
+  CSV_OPTIONS,
+  csvLineWriter,
+  joinedPlainTest,
+  plainLine,
+} from '../../../main/store/csv-record';
 
 /** What the library writes for one record: the reference for the fast path. */
 const library = (cells: readonly string[]) => stringify([cells], CSV_OPTIONS);
@@ -48,6 +53,39 @@ describe('the CSV record writer', () => {
     // The fast path does take the ordinary cells (it is the export's speed).
     expect(accepted).toBeGreaterThan(4 * 0xffff - 100);
   }, 120_000);
+
+  it('takes a line its caller joined exactly when the cells are plain, for every UTF-16 code unit', () => {
+    // The export joins a record's cells itself and tests the line once (joinedPlainTest): that
+    // test must say yes exactly where plainLine does, so the joined line is the library's.
+    const wrong: string[] = [];
+    const tests = new Map([1, 2, 3].map((width) => [width, joinedPlainTest(width)]));
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      const c = String.fromCharCode(unit);
+      for (const cells of [[c], [`a${c}`], [`${c}a`], ['x', c, 'y'], ['', `${c}${c}`, '']]) {
+        const joined = cells.join(',') + '\r\n';
+        if (tests.get(cells.length)!(joined) !== (plainLine(cells) !== undefined)) {
+          wrong.push(`U+${unit.toString(16).padStart(4, '0')} in ${JSON.stringify(cells)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it('takes a joined line exactly when plainLine takes its cells, for any record', () => {
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 20 }), (cells) => {
+        const plain = plainLine(cells);
+        const joined = cells.join(',') + '\r\n';
+        expect(joinedPlainTest(cells.length)(joined)).toBe(plain !== undefined);
+        if (plain !== undefined) {
+          expect(joined).toBe(library(cells));
+          // The count of cells is part of the test (a cell with a comma would make another).
+          expect(joinedPlainTest(cells.length + 1)(joined)).toBe(false);
+        }
+      }),
+      { numRuns: 5_000 },
+    );
+  });
 
   it('writes what the library writes for any record', async () => {
     const line = await csvLineWriter();

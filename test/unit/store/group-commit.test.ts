@@ -186,6 +186,84 @@ it('a failed fsync refuses the group with a disk error that carries what each wo
   expect(((b as PromiseRejectedResult).reason as NotDurableError).committed).toBe('entry b');
 });
 
+// A write-ahead alone (no other action being decided or sent) is committed at once and synced
+// on this thread; with company queued it joins the group and shares the pool's fsync.
+
+it('commits a work alone at once and syncs it on this thread before it resolves', async () => {
+  const { started, sync } = heldSyncs();
+  const now: string[] = [];
+  const syncNow = (path: string) => {
+    // Committed (another connection sees it) when the sync runs, and not yet resolved.
+    now.push(`${path}: ${seenByAnother().join(',')}`);
+  };
+  const group = new GroupCommit(db, {
+    durable: true,
+    walSync: new WalSync(`${file}-wal`, sync, syncNow),
+  });
+  const written = group.run(insert('a'), { alone: true });
+  // No turn of the event loop: committed and synced before run returned.
+  expect(now).toEqual([`${file}-wal: a`]);
+  await expect(written).resolves.toBe(1);
+  expect(started).toHaveLength(0);
+
+  // Not alone: queued for the turn's group, synced on the pool, and a work alone that comes
+  // while one is queued joins it.
+  const queued = group.run(insert('b'));
+  const joined = group.run(insert('c'), { alone: true });
+  expect(seenByAnother()).toEqual(['a']);
+  await tick();
+  await tick();
+  expect(seenByAnother()).toEqual(['a', 'b', 'c']);
+  expect(started).toHaveLength(1);
+  started[0]?.finish();
+  await expect(Promise.all([queued, joined])).resolves.toEqual([1, 1]);
+  expect(now).toHaveLength(1);
+});
+
+it('a work alone whose sync fails is refused with a disk error that carries what it wrote', async () => {
+  const { sync } = heldSyncs();
+  const failing = () => {
+    throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+  };
+  const group = new GroupCommit(db, {
+    durable: true,
+    walSync: new WalSync(`${file}-wal`, sync, failing),
+  });
+  const error = (await group
+    .run(() => 'entry a', { alone: true })
+    .catch((e: unknown) => e)) as NotDurableError;
+  expect(error).toBeInstanceOf(NotDurableError);
+  expect(error.committed).toBe('entry a');
+  expect(error.message).toMatch(/could not be synced to disk: EIO/);
+  // A work alone that throws is undone, as in a group.
+  await expect(
+    group.run(
+      () => {
+        insert('z')();
+        throw new Error('the rules said no');
+      },
+      { alone: true },
+    ),
+  ).rejects.toThrow('the rules said no');
+  expect(seenByAnother()).toEqual([]);
+  expect(db.inTransaction).toBe(false);
+});
+
+it('syncs on this thread through the kept WAL file, which it opens once', () => {
+  const wal = `${file}-wal`;
+  const kept = new KeptWalFile(60_000);
+  const walSync = new WalSync(wal, kept.sync, kept.syncNow);
+  expect(walSync.canSyncNow).toBe(true);
+  insert('x')();
+  const sqliteOwn = openCopies(wal);
+  walSync.flushNow();
+  walSync.flushNow();
+  expect(openCopies(wal)).toBe(sqliteOwn + 1);
+  void kept.close();
+  expect(openCopies(wal)).toBe(sqliteOwn);
+  expect(new WalSync(wal, kept.sync).canSyncNow).toBe(false);
+});
+
 // The WAL file stays open between fsyncs (durability.ts KeptWalFile): a burst of flushes opens
 // it once, not once per flush, and it is closed after a pause and after a failed sync.
 

@@ -2,7 +2,8 @@
 // journal entry that made the order or acted on it (who, when, how much, why, what became of
 // it, and a link to the entry in the Journal), what the gateway said was left when it refused
 // one, what the gateway's stage shows that no entry explains, and the state as read now. The
-// outcome sentences are main's: only main knows whether a request never left.
+// outcome sentences are main's: only main knows whether a request never left. An entry made on
+// another profile names it (as the profiles list does), or says it was removed.
 
 import type { OrderViewData } from '../../../../common/contract';
 import { localTimeWithOffset } from '../../../../common/time';
@@ -60,7 +61,7 @@ export function OrderTimeline({ order }: { order: OrderViewData }) {
               {item.at ? localTimeWithOffset(item.at) : 'Time not given by the gateway'}
             </span>
             <div className="timeline-what">
-              <TimelineWhat item={item} currency={currency} order={order} />
+              <TimelineWhat item={item} currency={currency} />
             </div>
           </li>
         ))}
@@ -75,20 +76,12 @@ function keyOf(item: Item, index: number): string {
   return `${item.kind}-${index}`;
 }
 
-function TimelineWhat({
-  item,
-  currency,
-  order,
-}: {
-  item: Item;
-  currency: string;
-  order: OrderViewData;
-}) {
+function TimelineWhat({ item, currency }: { item: Item; currency: string }) {
   switch (item.kind) {
     case 'entry': {
       const e = item.entry;
       const amount = e.amount ? ` of ${showMoney(e.amount)} ${e.currency ?? currency}` : '';
-      const otherProfile = e.profileId !== order.profileId;
+      const other = item.otherProfile;
       return (
         <>
           <p className="timeline-title">
@@ -97,7 +90,9 @@ function TimelineWhat({
               {amount}
             </strong>{' '}
             {item.role === 'made' ? 'that made this order, ' : ''}by {e.operator}
-            {otherProfile ? ' (on another profile)' : ''}{' '}
+            {other
+              ? ` (on ${other.name === null ? 'a removed profile' : `“${other.name}”`})`
+              : ''}{' '}
             <span className={`status-pill ${OUTCOME_PILL[item.outcome]}`}>
               {OUTCOME_LABEL[item.outcome]}
             </span>

@@ -2,7 +2,11 @@
 // one file on this computer: main backs it up by itself (at start and every few hours), and here
 // the person sees where and when, changes the folder, backs up now, restores one (through the one
 // confirmation dialog; main restores at a restart, the current file kept aside), and saves the
-// support bundle. On a team journal the screen says whose backups the journal's are.
+// support bundle. On a team journal the screen says whose backups the journal's are. The folder
+// is chosen with the system's folder picker (main opens it), or typed. On a team, choosing the
+// folder and restoring are an admin's (common/backup-roles.ts): main refuses them for anyone
+// else, and here they stay in view, greyed, under the line that says why (components/RoleFence);
+// the list, Back up now and the support bundle are everyone's.
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
@@ -11,6 +15,7 @@ import type { ResultOf } from '../../../../common/contract';
 import { localTimeWithOffset } from '../../../../common/time';
 import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FencedButton, FencedForm, RoleFence } from '../../components/RoleFence';
 import { ErrorNotice, Notice } from '../../components/Notice';
 import '../../components/admin.css';
 import './settings.css';
@@ -51,6 +56,16 @@ export function BackupsScreen() {
       setFolder(undefined);
     },
   });
+  const chooseFolder = useMutation({
+    mutationFn: () => unwrap(paydesk().backups.chooseFolder({})),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(backupsKey, answer.status);
+      if (answer.chosen) setFolder(undefined);
+    },
+  });
+  const folderChanged =
+    saveFolder.isSuccess || (chooseFolder.isSuccess && chooseFolder.data.chosen);
+  const folderError = saveFolder.error ?? chooseFolder.error;
   const restore = useMutation({
     mutationFn: (name: string) => unwrap(paydesk().backups.restore({ name })),
   });
@@ -60,7 +75,12 @@ export function BackupsScreen() {
 
   const onSaveFolder = (event: FormEvent) => {
     event.preventDefault();
+    chooseFolder.reset();
     saveFolder.mutate(folder);
+  };
+  const onChooseFolder = () => {
+    saveFolder.reset();
+    chooseFolder.mutate();
   };
 
   return (
@@ -77,85 +97,94 @@ export function BackupsScreen() {
       {data?.paused && <Notice kind="warning">{data.paused}</Notice>}
       {data?.lastError && <Notice kind="warning">{data.lastError}</Notice>}
 
-      <section className="card" aria-labelledby={`${uid}-list`}>
-        <h2 id={`${uid}-list`}>Backups</h2>
-        {data && data.backups.length === 0 && <p>No backup yet in {data.folder}.</p>}
-        {data && data.backups.length > 0 && (
-          <table className="backups-table">
-            <thead>
-              <tr>
-                <th scope="col">Taken</th>
-                <th scope="col">Size</th>
-                <th scope="col">File</th>
-                <th scope="col">
-                  <span className="visually-hidden">Restore</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.backups.map((b) => (
-                <tr key={b.name}>
-                  <td>{backupTime(b.takenAt)}</td>
-                  <td>{size(b.bytes)}</td>
-                  <td className="mono">{b.name}</td>
-                  <td>
-                    <button type="button" onClick={() => setRestoring(b)}>
-                      Restore…
-                    </button>
-                  </td>
+      <RoleFence need="backups">
+        <section className="card" aria-labelledby={`${uid}-list`}>
+          <h2 id={`${uid}-list`}>Backups</h2>
+          {data && data.backups.length === 0 && <p>No backup yet in {data.folder}.</p>}
+          {data && data.backups.length > 0 && (
+            <table className="backups-table">
+              <thead>
+                <tr>
+                  <th scope="col">Taken</th>
+                  <th scope="col">Size</th>
+                  <th scope="col">File</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Restore</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        <div className="button-row">
-          <button
-            type="button"
-            className="primary"
-            onClick={() => backUp.mutate()}
-            disabled={backUp.isPending || data?.paused !== undefined}
-          >
-            {backUp.isPending ? 'Backing up…' : 'Back up now'}
-          </button>
-        </div>
-        {backUp.data && !backUp.isPending && (
-          <Notice kind="success">
-            Backed up: {backUp.data.name} ({size(backUp.data.bytes)}), checked whole.
-          </Notice>
-        )}
-        {backUp.error && <ErrorNotice error={backUp.error} title="Not backed up:" />}
-        {restore.data && (
-          <Notice kind="success">
-            <strong>Restore chosen.</strong> {restore.data.message}
-          </Notice>
-        )}
-        {restore.error && <ErrorNotice error={restore.error} title="Not restored:" />}
-      </section>
+              </thead>
+              <tbody>
+                {data.backups.map((b) => (
+                  <tr key={b.name}>
+                    <td>{backupTime(b.takenAt)}</td>
+                    <td>{size(b.bytes)}</td>
+                    <td className="mono">{b.name}</td>
+                    <td>
+                      <FencedButton onClick={() => setRestoring(b)}>Restore…</FencedButton>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <div className="button-row">
+            <button
+              type="button"
+              className="primary"
+              onClick={() => backUp.mutate()}
+              disabled={backUp.isPending || data?.paused !== undefined}
+            >
+              {backUp.isPending ? 'Backing up…' : 'Back up now'}
+            </button>
+          </div>
+          {backUp.data && !backUp.isPending && (
+            <Notice kind="success">
+              Backed up: {backUp.data.name} ({size(backUp.data.bytes)}), checked whole.
+            </Notice>
+          )}
+          {backUp.error && <ErrorNotice error={backUp.error} title="Not backed up:" />}
+          {restore.data && (
+            <Notice kind="success">
+              <strong>Restore chosen.</strong> {restore.data.message}
+            </Notice>
+          )}
+          {restore.error && <ErrorNotice error={restore.error} title="Not restored:" />}
+        </section>
 
-      <form className="card" aria-labelledby={`${uid}-folder`} noValidate onSubmit={onSaveFolder}>
-        <h2 id={`${uid}-folder`}>Folder</h2>
-        <div className="field field-wide">
-          <label htmlFor={`${uid}-folder-input`}>Backup folder</label>
-          <input
-            id={`${uid}-folder-input`}
-            className="mono"
-            value={folder}
-            onChange={(event) => setFolder(event.target.value)}
-            aria-describedby={`${uid}-folder-hint`}
-          />
-          <span className="field-hint" id={`${uid}-folder-hint`}>
-            A whole path; another disk or a network share keeps the backups when this disk fails. By
-            default: {data?.defaultFolder}.
-          </span>
-        </div>
-        {saveFolder.error && <ErrorNotice error={saveFolder.error} title="Folder not changed:" />}
-        {saveFolder.isSuccess && <Notice kind="success">Backups now go to {data?.folder}.</Notice>}
-        <div className="button-row">
-          <button type="submit" disabled={saveFolder.isPending || folder === data?.folder}>
-            Use this folder
-          </button>
-        </div>
-      </form>
+        <FencedForm
+          className="card"
+          aria-labelledby={`${uid}-folder`}
+          noValidate
+          onSubmit={onSaveFolder}
+        >
+          <h2 id={`${uid}-folder`}>Folder</h2>
+          <div className="field field-wide">
+            <label htmlFor={`${uid}-folder-input`}>Backup folder</label>
+            <input
+              id={`${uid}-folder-input`}
+              className="mono"
+              value={folder}
+              onChange={(event) => setFolder(event.target.value)}
+              aria-describedby={`${uid}-folder-hint`}
+            />
+            <span className="field-hint" id={`${uid}-folder-hint`}>
+              Choose it, or type its whole path. A folder that exists and that you may write in;
+              another disk or a network share keeps the backups when this disk fails. By default:{' '}
+              {data?.defaultFolder}.
+            </span>
+          </div>
+          {folderError && <ErrorNotice error={folderError} title="Folder not changed:" />}
+          {folderChanged && <Notice kind="success">Backups now go to {data?.folder}.</Notice>}
+          <div className="button-row">
+            <button type="button" onClick={onChooseFolder} disabled={chooseFolder.isPending}>
+              Choose folder…
+            </button>
+            <button type="submit" disabled={saveFolder.isPending || folder === data?.folder}>
+              Use this folder
+            </button>
+          </div>
+        </FencedForm>
+      </RoleFence>
 
       <section className="card" aria-labelledby={`${uid}-support`}>
         <h2 id={`${uid}-support`}>Support bundle</h2>
