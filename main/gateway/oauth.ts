@@ -2,7 +2,7 @@
 // says. HMAC-SHA1 keyed with `control_key&`, RSA-SHA256 (PKCS#1 v1.5) with the profile's
 // private key. Signing uses node:crypto; node-forge is for key material only (main/keys/).
 
-import { createHmac, createPrivateKey, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createHmac, createPrivateKey, randomFillSync, sign, type KeyObject } from 'node:crypto';
 
 import { InputError } from './errors';
 
@@ -52,19 +52,78 @@ export function normalizeParameters(pairs: readonly Pair[]): string {
     .join('&');
 }
 
+/** A request URL's part of every base string made for it: what two URL parses found. */
+interface UrlParts {
+  /** The base string URI (normalizeUrl), percent-encoded as the base string holds it. */
+  encodedUrl: string;
+  /** Its query parameters (queryPairs). */
+  query: readonly Pair[];
+}
+
+/**
+ * UrlParts by request URL: every request signs for one of its profile's few operation URLs, and
+ * parsing a URL twice per request cost more than the rest of the base string. Bounded: cleared
+ * when it grows past a few profiles' worth (the sandbox reads any URL it is sent).
+ */
+const urlParts = new Map<string, UrlParts>();
+const URL_PARTS_KEPT = 256;
+
+function partsOf(url: string): UrlParts {
+  let parts = urlParts.get(url);
+  if (!parts) {
+    parts = { encodedUrl: percentEncode(normalizeUrl(url)), query: queryPairs(url) };
+    if (urlParts.size >= URL_PARTS_KEPT) urlParts.clear();
+    urlParts.set(url, parts);
+  }
+  return parts;
+}
+
+/** Sorts encoded pairs by name, then value (section 3.4.1.3.2). */
+function byNameThenValue(a: Pair, b: Pair): number {
+  const [an, av] = a;
+  const [bn, bv] = b;
+  return an < bn ? -1 : an > bn ? 1 : av < bv ? -1 : av > bv ? 1 : 0;
+}
+
+/**
+ * Encoded text encoded again. percentEncode's output is unreserved characters and %XX: without
+ * a `%` it is all unreserved, and encoding leaves it as it is.
+ */
+function encodeAgain(encoded: string): string {
+  return encoded.includes('%') ? percentEncode(encoded) : encoded;
+}
+
+/**
+ * percentEncode(normalizeParameters(pairs)), made in one pass: percent-encoding works character
+ * by character, so encoding the joined text is encoding each encoded name and value again and
+ * the `=` and `&` between them (%3D, %26). Names and values with nothing to encode (ids,
+ * logins, timestamps, hex nonces) are taken as they are, where the joined text, which always
+ * holds `=` and `&`, went whole through encodeURIComponent.
+ */
+function encodedParameters(pairs: readonly Pair[]): string {
+  const encoded: Pair[] = [];
+  for (const [name, value] of pairs) encoded.push([percentEncode(name), percentEncode(value)]);
+  encoded.sort(byNameThenValue);
+  let text = '';
+  for (let i = 0; i < encoded.length; i++) {
+    const [name, value] = encoded[i] as Pair;
+    text += `${i === 0 ? '' : '%26'}${encodeAgain(name)}%3D${encodeAgain(value)}`;
+  }
+  return text;
+}
+
 /**
  * Section 3.4.1: METHOD&URL&PARAMETERS, each element percent-encoded once. `pairs` are the
  * body parameters and the oauth_* protocol parameters (without oauth_signature); the query
  * parameters of `url` are added here.
  */
 export function signatureBaseString(method: string, url: string, pairs: readonly Pair[]): string {
-  const all = [
-    ...queryPairs(url),
-    ...pairs.filter(([name]) => name !== 'oauth_signature' && name !== 'realm'),
-  ];
-  return [method.toUpperCase(), normalizeUrl(url), normalizeParameters(all)]
-    .map(percentEncode)
-    .join('&');
+  const { encodedUrl, query } = partsOf(url);
+  const all: Pair[] = [...query];
+  for (const pair of pairs) {
+    if (pair[0] !== 'oauth_signature' && pair[0] !== 'realm') all.push(pair);
+  }
+  return `${percentEncode(method.toUpperCase())}&${encodedUrl}&${encodedParameters(all)}`;
 }
 
 /** Section 3.4.2: HMAC-SHA1 keyed with encoded consumer secret & encoded token secret, Base64. */
@@ -128,9 +187,24 @@ export function loadRsaPrivateKey(pem: string): KeyObject {
   return key;
 }
 
+const NONCE_BYTES = 16;
+/**
+ * Random bytes for nonces, from node's CSPRNG a block at a time: asking it for 16 bytes cost
+ * more than the rest of a request's OAuth parameters. Each byte is used once; a nonce is sent
+ * in the clear, so holding the next ones in memory tells nothing that is not soon public.
+ */
+const nonceBytes = Buffer.alloc(NONCE_BYTES * 256);
+let nonceAt = nonceBytes.length;
+
 /** A nonce of 128 random bits in hex: unique per request, and safe in any encoding. */
 export function freshNonce(): string {
-  return randomBytes(16).toString('hex');
+  if (nonceAt === nonceBytes.length) {
+    randomFillSync(nonceBytes);
+    nonceAt = 0;
+  }
+  const nonce = nonceBytes.toString('hex', nonceAt, nonceAt + NONCE_BYTES);
+  nonceAt += NONCE_BYTES;
+  return nonce;
 }
 
 export function currentTimestamp(): number {
@@ -167,11 +241,14 @@ export function authorizationHeader(
   params: Readonly<Record<string, string>>,
   realm?: string,
 ): string {
-  const parts = Object.entries(params).map(
-    ([name, value]) => `${percentEncode(name)}="${percentEncode(value)}"`,
-  );
-  if (realm !== undefined) parts.unshift(`realm="${realm}"`);
-  return `OAuth ${parts.join(', ')}`;
+  // One string built in a loop (every request makes one), in the parameters' own order.
+  let header = realm === undefined ? 'OAuth ' : `OAuth realm="${realm}"`;
+  let first = realm === undefined;
+  for (const name of Object.keys(params)) {
+    header += `${first ? '' : ', '}${percentEncode(name)}="${percentEncode(params[name] as string)}"`;
+    first = false;
+  }
+  return header;
 }
 
 /**

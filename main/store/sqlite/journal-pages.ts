@@ -1,15 +1,17 @@
 // Reading the journal by filter: pages by offset (the Journal screen's list is random access:
 // dragging to the end asks for the last page, not the thousands before it) and batches for the
-// export, in a few milliseconds at any depth of a million entries.
+// export, in the same fraction of a millisecond at any depth of any size of journal.
 //
 // - Rows are read whole only for the page: positions are stepped over in an index (ids only).
-//   A page near either end steps over at most DIRECT_SKIP ids, counted from that end (the last
-//   page is the first one counted from the oldest). A page deeper in starts from an anchor (keyset:
-//   `id <= anchor`), the id at every ANCHOR_EVERY-th position of the filter's result, all found
-//   by one read of the filter's ids the first time a deep page is asked for. So does a page at
-//   an end the filter's dates bound ("last 30 days", its oldest page): no index walks that end
-//   in id order, and counting from it would sort every match in the dates on every call; from
-//   an anchor it steps over fewer than ANCHOR_EVERY ids, at any size of the journal.
+//   A page within DIRECT_SKIP positions of either end is counted from that end (the last page
+//   of an undated filter is the first one counted from the oldest). Any other page starts from
+//   a keyset anchor (`id <= anchor`, or `>=` from the oldest end), one every ANCHOR_EVERY
+//   positions, counted from the nearer end an index walks in id order (journal-anchors.ts):
+//   so no page steps over more than about a page of ids, at any depth. An end the filter's
+//   dates bound ("last 30 days": its oldest end) is never walked from: an index in id order
+//   would step over every entry outside the dates first. The anchors are read as far as a page
+//   asks, the first time it asks; a filter whose dates bound both ends reads them all at once,
+//   sorted.
 // - The total (COUNT) and the anchors are kept per filter until the journal changes, so paging
 //   through a filter counts once, not once per page.
 // - "The journal changed" is SQLite's own account: total_changes() counts every row written
@@ -22,6 +24,7 @@ import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
 import { filterConditions, whereOf, type JournalFilter } from '../journal/filter';
+import { EndAnchors } from './journal-anchors';
 import { Statements } from './statements';
 import {
   totalsGroupsSql,
@@ -31,12 +34,15 @@ import {
 } from '../journal/totals';
 
 /**
- * A page this close to either end is found by stepping over at most this many ids in an index
- * (about a millisecond); a page deeper in is found from an anchor.
+ * A page this close to an end an index walks in id order is counted from that end, without an
+ * anchor: the first pages of any filter, the last pages of an undated one.
  */
-const DIRECT_SKIP = 16_384;
-/** Positions between two anchors: a page found from an anchor steps over fewer ids than this. */
-const ANCHOR_EVERY = 512;
+const DIRECT_SKIP = 64;
+/**
+ * Positions between two anchors: a page found from an anchor steps over fewer ids than this
+ * (a few microseconds, where the page's rows take a few hundred).
+ */
+const ANCHOR_EVERY = 64;
 /** Filter fields on columns journal_totals holds (totals: its order serves the grouping). */
 const TOTALS_INDEX_FIELDS = new Set([
   'status',
@@ -53,15 +59,13 @@ interface Where {
   /** `WHERE ...` or '' */
   where: string;
   params: Record<string, string>;
-  /** The filter bounds the dates (from or to). */
-  dated: boolean;
 }
 
 interface Known {
   version: string;
   total?: number;
-  /** anchors[k] is the id of the row at position k * ANCHOR_EVERY (newest first). */
-  anchors?: bigint[];
+  /** Anchors counted from the newest (DESC) and from the oldest (ASC). */
+  anchors: { DESC?: EndAnchors; ASC?: EndAnchors };
 }
 
 /** The filter's WHERE in SQLite's words (journal-filter.ts says what each field means). */
@@ -87,7 +91,7 @@ export function whereClause(filter: JournalFilter): Where {
       likeIgnoringCase: (column, p) => `${column} LIKE ${p} ESCAPE '\\'`,
     }),
   );
-  return { where, params, dated: Boolean(filter.from || filter.to) };
+  return { where, params };
 }
 
 /**
@@ -142,7 +146,7 @@ export class JournalPages {
     const key = `${w.where}\u0000${JSON.stringify(w.params)}`;
     const version = this.version();
     let known = this.known.get(key);
-    if (known?.version !== version) known = { version };
+    if (known?.version !== version) known = { version, anchors: {} };
     // Most recently used last; the first ones go.
     this.known.delete(key);
     this.known.set(key, known);
@@ -162,31 +166,31 @@ export class JournalPages {
         this.statement(`SELECT COUNT(*) FROM journal ${w.where}`).pluck().get(w.params),
       ));
       if (offset >= total) return { rows: [], total };
-      const after = total - offset - limit; // rows older than the page
       // No more than the rows there are: a walk in id order asked for more would step over
       // every entry left in the index looking for them.
       const take = Math.min(limit, total - offset);
-      if (offset <= this.directSkip && byId(w, 'DESC') === 'id') {
-        const rows = this.rows(w, 'DESC', '', { limit: take, offset });
-        return { rows, total };
+      const after = total - offset - take; // rows older than the page
+      const newest = byId(w, 'DESC') === 'id';
+      const oldest = byId(w, 'ASC') === 'id';
+      if (newest && offset < this.directSkip) {
+        return { rows: this.rows(w, 'DESC', '', { limit: take, offset }), total };
       }
-      if (after <= this.directSkip && byId(w, 'ASC') === 'id') {
+      if (oldest && after < this.directSkip) {
         // Near the end: counted from the oldest, then put newest first.
-        const rows = this.rows(w, 'ASC', '', { limit: take, offset: Math.max(0, after) });
+        const rows = this.rows(w, 'ASC', '', { limit: take, offset: after });
         return { rows: rows.reverse(), total };
       }
-      // Deep in, or at an end the filter's dates bound (where a walk from that end would sort
-      // every match in the dates, on every call): keyset from the anchor at or before the page.
-      known.anchors ??= this.anchors(w);
-      const k = Math.floor(offset / this.anchorEvery);
-      const anchor = known.anchors[k];
-      if (anchor === undefined) return { rows: [], total };
-      const rows = this.rows(w, 'DESC', 'id <= @anchor', {
-        anchor,
-        limit: take,
-        offset: offset - k * this.anchorEvery,
-      });
-      return { rows, total };
+      // From an anchor, counted from the nearer end an index walks in id order; when the
+      // dates bound both, from the newest, every match read once and sorted.
+      const end = oldest && (!newest || after < offset) ? 'ASC' : 'DESC';
+      const anchors = (known.anchors[end] ??= new EndAnchors(this.anchorEvery, total, (last, n) =>
+        this.ids(w, end, newest || oldest, last, n),
+      ));
+      const from = anchors.at(end === 'DESC' ? offset : after, !newest && !oldest);
+      if (from === undefined) return { rows: [], total };
+      const params = { anchor: from.anchor, limit: take, offset: from.step };
+      if (end === 'DESC') return { rows: this.rows(w, 'DESC', 'id <= @anchor', params), total };
+      return { rows: this.rows(w, 'ASC', 'id >= @anchor', params).reverse(), total };
     });
   }
 
@@ -213,17 +217,32 @@ export class JournalPages {
       .all({ ...w.params, ...params });
   }
 
-  /** The id at every this.anchorEvery-th position of the filter's rows, newest first. */
-  private anchors(w: Where): bigint[] {
-    const ids = this.statement(
-      `SELECT id FROM journal ${w.where} ORDER BY ${w.dated ? '+id' : 'id'} DESC`,
-    )
-      .pluck()
-      .safeIntegers(true)
-      .all(w.params) as bigint[];
-    const anchors: bigint[] = [];
-    for (let i = 0; i < ids.length; i += this.anchorEvery) anchors.push(ids[i] as bigint);
-    return anchors;
+  /**
+   * Up to `count` of the filter's ids in `order`, after `last`: one walk of an index in id
+   * order, which stops at the count. Without such a walk (`walks` false: the dates bound both
+   * ends), every id in the dates, sorted.
+   */
+  private ids(
+    w: Where,
+    order: 'ASC' | 'DESC',
+    walks: boolean,
+    last: bigint | undefined,
+    count: number,
+  ): bigint[] {
+    const ids = (sql: string, params: Record<string, unknown>) =>
+      this.statement(sql).pluck().safeIntegers(true).all(params) as bigint[];
+    if (!walks) return ids(`SELECT id FROM journal ${w.where} ORDER BY +id DESC`, w.params);
+    if (last === undefined)
+      return ids(`SELECT id FROM journal ${w.where} ORDER BY id ${order} LIMIT @count`, {
+        ...w.params,
+        count,
+      });
+    const beyond = and(w.where, order === 'DESC' ? 'id < @last' : 'id > @last');
+    return ids(`SELECT id FROM journal ${beyond} ORDER BY id ${order} LIMIT @count`, {
+      ...w.params,
+      last,
+      count,
+    });
   }
 
   /**

@@ -8,13 +8,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../../main/gateway/errors';
 import {
   authorizationHeader,
+  freshNonce,
   hmacSha1Signature,
   loadRsaPrivateKey,
+  normalizeParameters,
   normalizeUrl,
   parseAuthorizationHeader,
   percentEncode,
+  queryPairs,
   rsaSha256Signature,
   signatureBaseString,
+  type Pair,
 } from '../../../main/gateway/oauth';
 import { buildRequest, type Credentials } from '../../../main/gateway/request';
 
@@ -316,5 +320,54 @@ describe('RSA-SHA256', () => {
     );
     expect(() => loadRsaPrivateKey('not a key')).toThrow(/not a PEM private key/);
     expect(() => loadRsaPrivateKey(publicPem)).toThrow(/not a PEM private key/);
+  });
+});
+
+describe('the base string as section 3.4.1 writes it, whatever is kept between requests', () => {
+  /** The section's steps one by one: each element of METHOD&URL&PARAMETERS encoded once. */
+  const asWritten = (method: string, url: string, pairs: readonly Pair[]) =>
+    [
+      method.toUpperCase(),
+      normalizeUrl(url),
+      normalizeParameters([
+        ...queryPairs(url),
+        ...pairs.filter(([name]) => name !== 'oauth_signature' && name !== 'realm'),
+      ]),
+    ]
+      .map(percentEncode)
+      .join('&');
+  const urls = fc.constantFrom(
+    'https://gate.example.com/paynet/api/v4/create-card-ref/1111',
+    'https://GATE.example.com:443/paynet/api/v2/status/1111',
+    'http://127.0.0.1:8080/r%20v/X?b5=%3D%253D&a3=a&c%40=&a2=r%20b',
+    'https://gate.example.com/p?x=%E6%BC%A2&y=a+b&x=1',
+  );
+  const pair = fc.tuple(
+    fc.oneof(trickyText, fc.constantFrom('oauth_signature', 'realm')),
+    trickyText,
+  );
+
+  it('for random parameters and URLs, each URL signed for many times', () => {
+    fc.assert(
+      fc.property(urls, fc.array(pair, { maxLength: 8 }), (url, pairs) => {
+        expect(signatureBaseString('POST', url, pairs)).toBe(asWritten('POST', url, pairs));
+        expect(signatureBaseString('get', url, pairs)).toBe(asWritten('get', url, pairs));
+      }),
+      { seed: 27, numRuns: 500 },
+    );
+  });
+
+  it('writes the Authorization header with its realm first, then every parameter in order', () => {
+    expect(
+      authorizationHeader({ oauth_consumer_key: 'shop 1', oauth_signature: 'a+b/c=' }, 'Example'),
+    ).toBe('OAuth realm="Example", oauth_consumer_key="shop%201", oauth_signature="a%2Bb%2Fc%3D"');
+    expect(authorizationHeader({}, 'Example')).toBe('OAuth realm="Example"');
+    expect(authorizationHeader({})).toBe('OAuth ');
+  });
+
+  it('gives every request a nonce of its own, 128 bits in hex, past any batch of random bytes', () => {
+    const nonces = Array.from({ length: 2_000 }, () => freshNonce());
+    for (const nonce of nonces) expect(nonce).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(nonces).size).toBe(nonces.length);
   });
 });

@@ -135,3 +135,42 @@ describe('journal pages', () => {
     check();
   });
 });
+
+/** The entries' times are an hour apart: these bounds select exactly `total` of them. */
+function dated(shape: 'from' | 'to' | 'both', total: number): JournalFilter {
+  const hour = (i: number) => new Date(START + i * 3_600_000).toISOString();
+  if (shape === 'from') return { from: hour(ENTRIES - total) };
+  if (shape === 'to') return { to: hour(total) };
+  return { from: hour(100), to: hour(100 + total) };
+}
+
+describe("journal pages with the app's own steps", () => {
+  it('equal the plain query at every position near the ends and the anchors, asked in any order', () => {
+    // Totals just under, at and just over an anchor step (64) and a direct skip's reach, for a
+    // filter whose dates bound the oldest end, the newest end, and both.
+    for (const shape of ['from', 'to', 'both'] as const) {
+      for (const total of [127, 128, 129, 1_023, 1_024, 1_025]) {
+        const filter = dated(shape, total);
+        // Every id of the filter, newest first, by the plain query: each page is a slice of it.
+        const all = expected(filter, 0, total);
+        expect(all.total).toBe(total);
+        const offsets: number[] = [];
+        for (let o = 0; o < total; o++) {
+          if (o < 70 || o > total - 170 || o % 64 < 2 || o % 64 > 62) offsets.push(o);
+        }
+        // Fresh anchors each way: read as far as the first page asks, from either end.
+        for (const order of [offsets, [...offsets].reverse()]) {
+          const pages = new JournalPages(db);
+          for (const offset of order) {
+            for (const limit of [1, 100]) {
+              expect(
+                actual(pages, filter, offset, limit),
+                JSON.stringify({ shape, total, offset, limit }),
+              ).toEqual({ ids: all.ids.slice(offset, offset + limit), total });
+            }
+          }
+        }
+      }
+    }
+  });
+});
