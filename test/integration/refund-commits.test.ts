@@ -4,7 +4,9 @@
 // The recent-orders list is written in the write-ahead entry's commit; an answer that repeats
 // what the entry already says writes nothing. Counted from the WAL file, as the disk sees it,
 // against a sandbox that forgives nothing (a second request would be a second refund; "no
-// record" right after sending), and the requests the gateway received, from its log.
+// record" right after sending), and the requests the gateway received, from its log. Each commit
+// writes every page it changed to the WAL, and the next write-ahead's fsync waits for all of
+// them: the pages a refund writes are counted too, by the B-tree each belongs to.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +23,15 @@ import { Profiles } from '../../main/store/sqlite/profiles';
 import { orderDesk } from '../support/order-desk';
 import { CONTROL_KEY } from '../support/samples';
 import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
-import { walCommits } from '../support/wal-commits';
+import { pageOwners, walCommitPages, walCommits } from '../support/wal-commits';
+
+/**
+ * Pages a refund writes to the WAL on a small journal, both commits: the journal's row and one
+ * page per index (13 of them: journal_orderid waits for the answer), the history and its
+ * index, the AUTOINCREMENT counter, the order in the recent-orders list (its row and two
+ * indexes); then the row again, the indexes whose columns the answer changes, the history.
+ */
+const PAGES_PER_REFUND = 29;
 
 let dir: string;
 let file: string;
@@ -131,5 +141,30 @@ describe('a refund the gateway shows final at once', () => {
     expect(requestsAbout(orderid, clientOrderId).slice(-3)).toEqual(['STATUS', 'RETURN', 'STATUS']);
     expect(sandbox.received('RETURN')).toBe(1);
     expect(sandbox.orders('1111').filter((o) => o.kind === 'reversal')).toHaveLength(1);
+  });
+
+  it('writes few pages: no page of the orderid index before the gateway answers', async () => {
+    const shop = shopClient(sandbox, CONTROL_KEY);
+    const refund = async () => {
+      const orderid = await approvedOrder(shop, 'SALE', '10.00');
+      const { clientOrderId } = orders.openAction();
+      await orders.refund({ profileId, orderid, clientOrderId, amount: '2.50', reason: 'Damaged' });
+      await orders.settled(clientOrderId);
+    };
+    // The first refund makes the statements and the pages a refund writes in.
+    await refund();
+    const before = walCommitPages(file).length;
+    const refunds = 5;
+    for (let i = 0; i < refunds; i++) await refund();
+    const commits = walCommitPages(file).slice(before);
+    expect(commits).toHaveLength(2 * refunds);
+
+    const owners = pageOwners(db);
+    const named = (pages: number[]) => pages.map((page) => owners.get(page) ?? `page ${page}`);
+    const writeAheads = commits.filter((_, i) => i % 2 === 0).map(named);
+    // The orderid is not known before the gateway answers: its index is not written ahead.
+    for (const pages of writeAheads) expect(pages).not.toContain('journal_orderid');
+    const pages = commits.reduce((n, c) => n + c.length, 0) / refunds;
+    expect(pages).toBeLessThanOrEqual(PAGES_PER_REFUND);
   });
 });
