@@ -32,7 +32,13 @@ export async function updatesDesk(processingMs: number, feedPort?: number): Prom
   let installs = 0;
   let made: Updates | undefined;
   const h = await startHarness({
-    services: { sandboxDelayMs: processingMs },
+    services: {
+      sandboxDelayMs: processingMs,
+      // Followed as long as it processes: the screenshots' clock moves a minute per page opened,
+      // which the harness's one-minute window would take for a refund processing too long, and
+      // its follow-up would stop before the page asks what is in flight.
+      wait: { delayAfter: () => 200, giveUpAfterMs: 2 * processingMs },
+    },
     updates: (services) => {
       const { updater } = debUpdater(dir, '0.1.0', feed.url);
       updater.quitAndInstall = () => {
