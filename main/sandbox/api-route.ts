@@ -14,7 +14,15 @@ import { SandboxRefusal, refuse } from './codes';
 import { runOperation } from './handlers';
 import type { Merchant, ResponseFormat } from './merchants';
 import { widenExpireYear } from './readings';
-import { checkAccept, parseFormBody, readBody, sendFields, sendText, type Pairs } from './wire';
+import {
+  checkAccept,
+  formParams,
+  parseFormBody,
+  readBody,
+  sendFields,
+  sendText,
+  type Pairs,
+} from './wire';
 import type { SandboxWorld } from './world';
 
 const API_ENDPOINT_ID = /^[1-9]\d{0,18}$/;
@@ -69,8 +77,8 @@ async function handleApi(
     : undefined;
   try {
     // The body is read before any refusal, so the connection stays usable for the next request.
-    const body = await readBody(req);
-    world.noteRequest(def.name, body);
+    const params = formParams(await readBody(req));
+    world.noteRequest(def.name, params);
     world.settleOrders();
     const latency = world.misbehaviour.latencyFor(def.name);
     if (latency > 0) await sleep(latency);
@@ -81,7 +89,7 @@ async function handleApi(
       );
     }
     checkAccept(req.headers.accept);
-    const pairs = parseFormBody(req.headers['content-type'], body);
+    const pairs = parseFormBody(req.headers['content-type'], params);
     if (!API_ENDPOINT_ID.test(endpointId)) {
       throw refuse(
         'INVALID_FIELD',

@@ -48,11 +48,16 @@ export function checkAccept(header: string | undefined): void {
   }
 }
 
+/** The body read as a form, once per request: the request log and the checks share it. */
+export function formParams(body: Buffer): URLSearchParams {
+  return new URLSearchParams(body.toString('utf8'));
+}
+
 /**
- * Parses an application/x-www-form-urlencoded body into ordered pairs. A field given twice is
- * refused: which of the two values was signed would be ambiguous.
+ * A form body (formParams) as ordered pairs, once its Content-Type says it is one. A field
+ * given twice is refused: which of the two values was signed would be ambiguous.
  */
-export function parseFormBody(contentType: string | undefined, body: Buffer): Pairs {
+export function parseFormBody(contentType: string | undefined, params: URLSearchParams): Pairs {
   if (!mediaTypeIs(contentType, FORM_TYPE)) {
     throw refuse(
       'BAD_BODY',
@@ -62,7 +67,7 @@ export function parseFormBody(contentType: string | undefined, body: Buffer): Pa
   const pairs: Pairs = [];
   const seen = new Set<string>();
   // forEach rather than the iterator: no iterator and no [name, value] array per field.
-  new URLSearchParams(body.toString('utf8')).forEach((value, name) => {
+  params.forEach((value, name) => {
     if (seen.has(name))
       throw refuse('BAD_BODY', `The field ${name} appears more than once in the body.`);
     seen.add(name);
@@ -87,11 +92,15 @@ export function sendFields(
   format: ResponseFormat,
 ): void {
   const body = format === 'lines' ? encodeLines(fields) : JSON.stringify(fields);
-  res.writeHead(http, {
-    'Content-Type': format === 'lines' ? 'text/html; charset=utf-8' : VND_PAY_JSON,
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-  });
+  // A flat [name, value, ...] list: node writes it as it is, with no object's keys to walk.
+  res.writeHead(http, [
+    'Content-Type',
+    format === 'lines' ? 'text/html; charset=utf-8' : VND_PAY_JSON,
+    'Content-Length',
+    String(Buffer.byteLength(body)),
+    'Cache-Control',
+    'no-store',
+  ]);
   res.end(body);
 }
 
