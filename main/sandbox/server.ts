@@ -246,7 +246,8 @@ function router(
       );
       return;
     }
-    route(req, res, rest, origin).catch((error: unknown) =>
+    // The API answers from the body's own callback (no promise); the pages are async.
+    route(req, res, rest, origin)?.catch((error: unknown) =>
       sendRefusal(world.log, res, error, defaultFormat),
     );
   };

@@ -14,23 +14,44 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export type Pairs = [name: string, value: string][];
 
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  // A small body comes in one chunk: handed on as it is, not copied by Buffer.concat.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (tooLarge) reject(refuse('BAD_BODY', `The request body is larger than ${limit} bytes.`));
-      else resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks));
-    });
-    req.on('error', reject);
-  });
+  return new Promise((resolve, reject) =>
+    onBody(req, limit, (error, body) => (error === undefined ? resolve(body) : reject(error))),
+  );
 }
+
+/**
+ * The whole body, handed to `done` from the request's own 'end' event (no promise, so the
+ * answer can be written in the same run), or the refusal or stream error. A small body comes
+ * in one chunk: handed on as it is, not copied by Buffer.concat.
+ */
+export function onBody(
+  req: IncomingMessage,
+  limit: number,
+  done: (error: Error | undefined, body: Buffer) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  let finished = false;
+  const finish = (error: Error | undefined, body: Buffer) => {
+    if (finished) return; // an error after the end, or a second error: answered once
+    finished = true;
+    done(error, body);
+  };
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) tooLarge = true;
+    else chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (tooLarge)
+      finish(refuse('BAD_BODY', `The request body is larger than ${limit} bytes.`), EMPTY);
+    else finish(undefined, chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks));
+  });
+  req.on('error', (error) => finish(error, EMPTY));
+}
+
+const EMPTY = Buffer.alloc(0);
 
 /** True when the media type (parameters ignored) is exactly `expected`. */
 function mediaTypeIs(header: string | undefined, expected: string): boolean {
