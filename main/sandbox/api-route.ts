@@ -14,7 +14,16 @@ import { SandboxRefusal, refuse } from './codes';
 import { runOperation } from './handlers';
 import type { Merchant, ResponseFormat } from './merchants';
 import { widenExpireYear } from './readings';
-import { checkAccept, parseFormBody, readBody, sendFields, sendText, type Pairs } from './wire';
+import {
+  checkAccept,
+  formParams,
+  parseFormBody,
+  MAX_BODY_BYTES,
+  onBody,
+  sendFields,
+  sendText,
+  type Pairs,
+} from './wire';
 import type { SandboxWorld } from './world';
 
 const API_ENDPOINT_ID = /^[1-9]\d{0,18}$/;
@@ -24,7 +33,7 @@ export type Route = (
   res: ServerResponse,
   rest: string,
   origin: string,
-) => Promise<void>;
+) => Promise<void> | void;
 
 /** The API's route: `rest` is the path after the prefix, starting with /api/. */
 export function apiRoute(world: SandboxWorld, prefix: string): Route {
@@ -34,11 +43,7 @@ export function apiRoute(world: SandboxWorld, prefix: string): Route {
   return (req, res, rest, origin) => handleApi(world, byPath, prefix, req, res, rest, origin);
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function handleApi(
+function handleApi(
   world: SandboxWorld,
   byPath: ReadonlyMap<string, OperationDef>,
   prefix: string,
@@ -46,7 +51,7 @@ async function handleApi(
   res: ServerResponse,
   rest: string,
   origin: string,
-): Promise<void> {
+): void {
   const slash = rest.lastIndexOf('/');
   const def = byPath.get(rest.slice(0, slash));
   const endpointId = rest.slice(slash + 1);
@@ -67,13 +72,48 @@ async function handleApi(
   const merchant: Merchant | undefined = API_ENDPOINT_ID.test(endpointId)
     ? world.registry.byEndpointId(endpointId)
     : undefined;
+  // The body is read before any refusal, so the connection stays usable for the next request.
+  // Answered in the body's own 'end' callback, with no promise or async step between: a status
+  // is answered in one synchronous run, as a plain node:http handler answers.
+  onBody(req, MAX_BODY_BYTES, (error, body) => {
+    if (error !== undefined) {
+      sendRefusal(world.log, res, error, world.formatFor(merchant));
+      return;
+    }
+    let call: ApiCall;
+    let latency: number;
+    try {
+      const params = formParams(body);
+      call = { world, def, merchant, endpointId, prefix, req, res, origin, params };
+      world.noteRequest(def.name, params);
+      world.settleOrders();
+      latency = world.misbehaviour.latencyFor(def.name);
+    } catch (fault) {
+      sendRefusal(world.log, res, fault, world.formatFor(merchant));
+      return;
+    }
+    if (latency > 0) setTimeout(() => answerCall(call), latency);
+    else answerCall(call);
+  });
+}
+
+/** One API request whose body has arrived, its operation and merchant known from the path. */
+interface ApiCall {
+  world: SandboxWorld;
+  def: OperationDef;
+  merchant: Merchant | undefined;
+  endpointId: string;
+  prefix: string;
+  req: IncomingMessage;
+  res: ServerResponse;
+  origin: string;
+  params: URLSearchParams;
+}
+
+/** Checks, runs and answers the request; every refusal and fault is answered, never thrown. */
+function answerCall(call: ApiCall): void {
+  const { world, def, merchant, endpointId, req, res } = call;
   try {
-    // The body is read before any refusal, so the connection stays usable for the next request.
-    const body = await readBody(req);
-    world.noteRequest(def.name, body);
-    world.settleOrders();
-    const latency = world.misbehaviour.latencyFor(def.name);
-    if (latency > 0) await sleep(latency);
     if (world.misbehaviour.shouldFail(def.name)) {
       throw refuse(
         'INJECTED_FAULT',
@@ -81,7 +121,7 @@ async function handleApi(
       );
     }
     checkAccept(req.headers.accept);
-    const pairs = parseFormBody(req.headers['content-type'], body);
+    const pairs = parseFormBody(req.headers['content-type'], call.params);
     if (!API_ENDPOINT_ID.test(endpointId)) {
       throw refuse(
         'INVALID_FIELD',
@@ -119,7 +159,7 @@ async function handleApi(
     if (def.name === 'STATUS') world.visibility.checkStatus(endpointId, fields);
     const answer = runOperation(
       world.engine,
-      { def, merchant, endpointId, fields, pages: pagesBase(origin, prefix) },
+      { def, merchant, endpointId, fields, pages: pagesBase(call.origin, call.prefix) },
       { dedupe: !world.misbehaviour.noDedupe },
     );
     if (def.name !== 'STATUS')

@@ -99,6 +99,9 @@ function pathOf(target: string, origin: string): string | undefined {
   }
 }
 
+/** A plain host[:port] or [IPv6][:port]: safe to echo into the pages' addresses. */
+const USABLE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
 function normalizePrefix(prefix: string): string {
   const trimmed = prefix.trim().replace(/\/+$/, '');
   if (trimmed === '') return '';
@@ -207,15 +210,23 @@ function router(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const api = apiRoute(world, prefix);
   const pages = pageRoute(world, prefix);
+  // A client sends the same Host on every request: the last one accepted and its origin are
+  // kept, so the check and the string are made once, not per request.
+  let knownHost: string | undefined;
+  let knownOrigin = '';
   return (req, res) => {
     // Page addresses are built from the Host the client used, so they work under any loopback
     // name; a Host that is not a plain host[:port] is refused rather than echoed into pages.
     const host = req.headers.host ?? '';
-    if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) {
-      sendText(res, 400, 'The request has no usable Host header.');
-      return;
+    if (host !== knownHost) {
+      if (!USABLE_HOST.test(host)) {
+        sendText(res, 400, 'The request has no usable Host header.');
+        return;
+      }
+      knownHost = host;
+      knownOrigin = `http://${host}`;
     }
-    const origin = `http://${host}`;
+    const origin = knownOrigin;
     const path = pathOf(req.url ?? '/', origin);
     if (path === undefined) {
       sendText(res, 400, 'The request path cannot be read.');
@@ -235,7 +246,8 @@ function router(
       );
       return;
     }
-    route(req, res, rest, origin).catch((error: unknown) =>
+    // The API answers from the body's own callback (no promise); the pages are async.
+    route(req, res, rest, origin)?.catch((error: unknown) =>
       sendRefusal(world.log, res, error, defaultFormat),
     );
   };
@@ -260,7 +272,7 @@ function handleOf(
     merchants: () => world().registry.all(),
     misbehave: (next) => world().misbehaviour.set(next),
     received: (operation) => world().received.get(operation) ?? 0,
-    requests: () => [...world().requestLog],
+    requests: () => world().requestLog.list(),
     runDueWork: () => world().runDueWork(),
     cardRefs: (endpointId) =>
       world()

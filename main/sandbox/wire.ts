@@ -14,23 +14,44 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export type Pairs = [name: string, value: string][];
 
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  // A small body comes in one chunk: handed on as it is, not copied by Buffer.concat.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (tooLarge) reject(refuse('BAD_BODY', `The request body is larger than ${limit} bytes.`));
-      else resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks));
-    });
-    req.on('error', reject);
-  });
+  return new Promise((resolve, reject) =>
+    onBody(req, limit, (error, body) => (error === undefined ? resolve(body) : reject(error))),
+  );
 }
+
+/**
+ * The whole body, handed to `done` from the request's own 'end' event (no promise, so the
+ * answer can be written in the same run), or the refusal or stream error. A small body comes
+ * in one chunk: handed on as it is, not copied by Buffer.concat.
+ */
+export function onBody(
+  req: IncomingMessage,
+  limit: number,
+  done: (error: Error | undefined, body: Buffer) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  let finished = false;
+  const finish = (error: Error | undefined, body: Buffer) => {
+    if (finished) return; // an error after the end, or a second error: answered once
+    finished = true;
+    done(error, body);
+  };
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) tooLarge = true;
+    else chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (tooLarge)
+      finish(refuse('BAD_BODY', `The request body is larger than ${limit} bytes.`), EMPTY);
+    else finish(undefined, chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks));
+  });
+  req.on('error', (error) => finish(error, EMPTY));
+}
+
+const EMPTY = Buffer.alloc(0);
 
 /** True when the media type (parameters ignored) is exactly `expected`. */
 function mediaTypeIs(header: string | undefined, expected: string): boolean {
@@ -48,11 +69,16 @@ export function checkAccept(header: string | undefined): void {
   }
 }
 
+/** The body read as a form, once per request: the request log and the checks share it. */
+export function formParams(body: Buffer): URLSearchParams {
+  return new URLSearchParams(body.toString('utf8'));
+}
+
 /**
- * Parses an application/x-www-form-urlencoded body into ordered pairs. A field given twice is
- * refused: which of the two values was signed would be ambiguous.
+ * A form body (formParams) as ordered pairs, once its Content-Type says it is one. A field
+ * given twice is refused: which of the two values was signed would be ambiguous.
  */
-export function parseFormBody(contentType: string | undefined, body: Buffer): Pairs {
+export function parseFormBody(contentType: string | undefined, params: URLSearchParams): Pairs {
   if (!mediaTypeIs(contentType, FORM_TYPE)) {
     throw refuse(
       'BAD_BODY',
@@ -62,7 +88,7 @@ export function parseFormBody(contentType: string | undefined, body: Buffer): Pa
   const pairs: Pairs = [];
   const seen = new Set<string>();
   // forEach rather than the iterator: no iterator and no [name, value] array per field.
-  new URLSearchParams(body.toString('utf8')).forEach((value, name) => {
+  params.forEach((value, name) => {
     if (seen.has(name))
       throw refuse('BAD_BODY', `The field ${name} appears more than once in the body.`);
     seen.add(name);
@@ -87,11 +113,15 @@ export function sendFields(
   format: ResponseFormat,
 ): void {
   const body = format === 'lines' ? encodeLines(fields) : JSON.stringify(fields);
-  res.writeHead(http, {
-    'Content-Type': format === 'lines' ? 'text/html; charset=utf-8' : VND_PAY_JSON,
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-  });
+  // A flat [name, value, ...] list: node writes it as it is, with no object's keys to walk.
+  res.writeHead(http, [
+    'Content-Type',
+    format === 'lines' ? 'text/html; charset=utf-8' : VND_PAY_JSON,
+    'Content-Length',
+    String(Buffer.byteLength(body)),
+    'Cache-Control',
+    'no-store',
+  ]);
   res.end(body);
 }
 

@@ -15,6 +15,7 @@ import {
 } from './merchants';
 import { MisbehaviourSwitch, type Misbehaviour } from './misbehaviour';
 import { chargeDueRecurring } from './recurring';
+import { RequestLog } from './request-log';
 import { seedDemo } from './seed';
 import { VisibilityDelay } from './visibility';
 
@@ -48,12 +49,7 @@ export interface SandboxOptions {
   opens?: 'at-start' | 'when-used';
 }
 
-/** One request as the sandbox's request log keeps it. */
-export interface SandboxRequest {
-  operation: string;
-  orderid?: string;
-  clientOrderId?: string;
-}
+export type { SandboxRequest } from './request-log';
 
 const REQUEST_LOG_LIMIT = 200_000;
 
@@ -72,7 +68,7 @@ export class SandboxWorld {
    * reads to prove which requests a client sent (reconciliation sends only `status`). The
    * newest REQUEST_LOG_LIMIT are kept.
    */
-  readonly requestLog: SandboxRequest[] = [];
+  readonly requestLog = new RequestLog(REQUEST_LOG_LIMIT);
   private readonly defaultFormat: ResponseFormat;
   private closed = false;
 
@@ -158,13 +154,11 @@ export class SandboxWorld {
   }
 
   /** Counts and logs a request that arrived whole, before anything is checked. */
-  noteRequest(operation: string, body: Buffer): void {
+  noteRequest(operation: string, fields: URLSearchParams): void {
     this.received.set(operation, (this.received.get(operation) ?? 0) + 1);
-    const fields = new URLSearchParams(body.toString('utf8'));
     const orderid = fields.get('orderid');
     const clientOrderId = fields.get('client_orderid');
-    if (this.requestLog.length >= REQUEST_LOG_LIMIT) this.requestLog.shift();
-    this.requestLog.push({
+    this.requestLog.add({
       operation,
       ...(orderid !== null ? { orderid } : {}),
       ...(clientOrderId !== null ? { clientOrderId } : {}),
