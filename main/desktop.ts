@@ -1,9 +1,9 @@
 // The desktop side of the services: where the data lives (the user data folder), who is at the
 // desk (the OS user), the keychain, the save dialog, the folder picker and the clipboard, and
 // the bridge that offers it all to the window. main/index.ts calls startDesktop() once the app
-// is ready, and opens the window at once: the bridge is registered before the services start, lifecycle.*
-// answers from the first moment (what the start is doing, the keychain's wait), and every other
-// call waits for the services.
+// is ready, and opens the window at once: the bridge is registered before the services start,
+// lifecycle.* answers from the first moment (what the start is doing, the keychain's wait), and
+// every other call waits for the services.
 
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
