@@ -9,23 +9,12 @@ import { paydesk, unwrap } from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/Notice';
 import { FencedForm } from '../../components/RoleFence';
-import type { ProfileView } from '../../profile-context';
-import { keyChange, RotationWarning, type KeyView } from './key-change';
+import { keyChange, RotationWarning, type KeyChangeProps } from './key-change';
 
 type Bits = 2048 | 3072 | 4096;
 const SIZES: readonly Bits[] = [2048, 3072, 4096];
 
-export function GenerateKey({
-  profile,
-  hasKey,
-  onStart,
-  onAttached,
-}: {
-  profile: ProfileView;
-  hasKey: boolean;
-  onStart: () => void;
-  onAttached: (key: KeyView) => Promise<void>;
-}) {
+export function GenerateKey({ profile, hasKey, onStart, onAttached }: KeyChangeProps) {
   const [bits, setBits] = useState<Bits>(4096);
   const [confirming, setConfirming] = useState(false);
   const changing = useIsMutating({ mutationKey: keyChange(profile.id) }) > 0;

@@ -11,21 +11,10 @@ import { fingerprintGroups } from '../../components/Fingerprint';
 import { describedBy, fieldErrorsOf, type FieldErrors } from '../../components/form-errors';
 import { ErrorNotice } from '../../components/Notice';
 import { FencedForm } from '../../components/RoleFence';
-import type { ProfileView } from '../../profile-context';
 import { useSchemasSoon, withSchemas } from '../../schemas';
-import { keyChange, RotationWarning, type KeyView } from './key-change';
+import { keyChange, RotationWarning, type KeyChangeProps } from './key-change';
 
-export function ImportKey({
-  profile,
-  hasKey,
-  onStart,
-  onAttached,
-}: {
-  profile: ProfileView;
-  hasKey: boolean;
-  onStart: () => void;
-  onAttached: (key: KeyView) => Promise<void>;
-}) {
+export function ImportKey({ profile, hasKey, onStart, onAttached }: KeyChangeProps) {
   const [pem, setPem] = useState('');
   const [passphrase, setPassphrase] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});

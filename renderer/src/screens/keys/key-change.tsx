@@ -11,6 +11,14 @@ export type KeyView = NonNullable<z.output<(typeof contract)['keys']['current'][
 /** Generate and import share it, so neither starts while the other is changing the key. */
 export const keyChange = (profileId: string) => ['key-change', profileId] as const;
 
+/** What KeysScreen gives each way of putting a key on a profile (generate, import). */
+export interface KeyChangeProps {
+  profile: ProfileView;
+  hasKey: boolean;
+  onStart: () => void;
+  onAttached: (key: KeyView) => Promise<void>;
+}
+
 export function RotationWarning({ profile }: { profile: ProfileView }) {
   return (
     <>
