@@ -10,11 +10,10 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../main/store/sqlite/database';
 import { Journal } from '../main/store/sqlite/journal';
 import { SqliteJournalPort } from '../main/store/sqlite/journal-port';
-import { Profiles } from '../main/store/sqlite/profiles';
 import { separateJournalFixture } from '../test/bench/lib/journal-fixture';
 import { orderDesk } from '../test/support/order-desk';
 import { CONTROL_KEY } from '../test/support/samples';
-import { approvedOrder, shopClient, startShopSandbox } from '../test/support/shop';
+import { approvedOrder, shopClient, shopProfile, startShopSandbox } from '../test/support/shop';
 import { pageOwners, walCommitPages } from '../test/support/wal-commits';
 
 const { values } = parseArgs({
@@ -32,13 +31,7 @@ const db = openDatabase(fixture.file);
 db.pragma('wal_autocheckpoint = 0');
 const sandbox = await startShopSandbox(CONTROL_KEY, { forgiveNothing: true, delayMs: 0 });
 try {
-  const profileId = new Profiles(db).create({
-    name: 'Sandbox',
-    environment: 'sandbox',
-    baseUrl: sandbox.baseUrl,
-    endpointId: '1111',
-    login: 'shop',
-  }).id;
+  const profileId = shopProfile(db, sandbox);
   const port = new SqliteJournalPort(db, new Journal(db));
   const { orders } = await orderDesk(db, port, { profileId });
   const shop = shopClient(sandbox, CONTROL_KEY);

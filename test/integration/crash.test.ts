@@ -11,11 +11,10 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 
 import type { Sandbox } from '../../main/sandbox';
-import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
+import { approvedOrder, shopClient, shopProfile, startShopSandbox } from '../support/shop';
 import { openDatabase } from '../../main/store/sqlite/database';
 import { Journal } from '../../main/store/sqlite/journal';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
-import { Profiles } from '../../main/store/sqlite/profiles';
 import { CONTROL_KEY } from '../support/samples';
 import { orderDesk } from '../support/order-desk';
 
@@ -46,13 +45,7 @@ function journalRow(file: string, clientOrderId: string): { state: string } | un
 function deskFile(): { file: string; profileId: string } {
   const file = join(dir, 'paydesk.sqlite');
   const db = openDatabase(file);
-  const profileId = new Profiles(db).create({
-    name: 'Sandbox',
-    environment: 'sandbox',
-    baseUrl: sandbox.baseUrl,
-    endpointId: '1111',
-    login: 'shop',
-  }).id;
+  const profileId = shopProfile(db, sandbox);
   db.close();
   return { file, profileId };
 }

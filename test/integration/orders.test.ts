@@ -10,13 +10,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayClient } from '../../main/gateway/client';
 import { TransportError } from '../../main/gateway/errors';
 import type { Sandbox } from '../../main/sandbox';
-import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
+import { approvedOrder, shopClient, shopProfile, startShopSandbox } from '../support/shop';
 import type { OrderService } from '../../main/services/orders/orders';
 import { openDatabase, type Db } from '../../main/store/sqlite/database';
 import { Journal } from '../../main/store/sqlite/journal';
 import { syncFile } from '../../main/store/sqlite/durability';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
-import { Profiles } from '../../main/store/sqlite/profiles';
 import { CONTROL_KEY } from '../support/samples';
 import { orderDesk } from '../support/order-desk';
 
@@ -51,13 +50,7 @@ beforeEach(async () => {
   db = openDatabase(join(dir, 'paydesk.sqlite'));
   journal = new Journal(db);
   sandbox = await startShopSandbox(CONTROL_KEY);
-  profileId = new Profiles(db).create({
-    name: 'Sandbox',
-    environment: 'sandbox',
-    baseUrl: sandbox.baseUrl,
-    endpointId: '1111',
-    login: 'shop',
-  }).id;
+  profileId = shopProfile(db, sandbox);
   direct = shopClient(sandbox, CONTROL_KEY);
   service = await newService();
 });

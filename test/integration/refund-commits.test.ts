@@ -19,10 +19,9 @@ import type { OrderService } from '../../main/services/orders/orders';
 import { openDatabase, type Db } from '../../main/store/sqlite/database';
 import { Journal } from '../../main/store/sqlite/journal';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
-import { Profiles } from '../../main/store/sqlite/profiles';
 import { orderDesk } from '../support/order-desk';
 import { CONTROL_KEY } from '../support/samples';
-import { approvedOrder, shopClient, startShopSandbox } from '../support/shop';
+import { approvedOrder, shopClient, shopProfile, startShopSandbox } from '../support/shop';
 import { pageOwners, walCommitPages, walCommits } from '../support/wal-commits';
 
 /**
@@ -48,13 +47,7 @@ async function setUp(sandboxOptions: { forgiveNothing?: boolean; delayMs?: numbe
   // The WAL keeps every commit of the test: no checkpoint restarts it meanwhile.
   db.pragma('wal_autocheckpoint = 0');
   sandbox = await startShopSandbox(CONTROL_KEY, sandboxOptions);
-  profileId = new Profiles(db).create({
-    name: 'Sandbox',
-    environment: 'sandbox',
-    baseUrl: sandbox.baseUrl,
-    endpointId: '1111',
-    login: 'shop',
-  }).id;
+  profileId = shopProfile(db, sandbox);
   const port = new SqliteJournalPort(db, new Journal(db));
   const wait = { delayAfter: () => 25, giveUpAfterMs: 20_000 };
   orders = (await orderDesk(db, port, { profileId, wait })).orders;

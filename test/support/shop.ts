@@ -3,6 +3,8 @@
 
 import { GatewayClient } from '../../main/gateway/client';
 import { startSandbox, type Sandbox } from '../../main/sandbox';
+import type { Db } from '../../main/store/sqlite/database';
+import { Profiles } from '../../main/store/sqlite/profiles';
 import { TEST_CARD } from './samples';
 
 export const SHOP = { login: 'shop', endpointId: '1111' } as const;
@@ -51,4 +53,15 @@ export async function approvedOrder(
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('the payment did not become approved');
+}
+
+/** The shop's profile on a desk's database, pointed at `sandbox`; returns its id. */
+export function shopProfile(db: Db, sandbox: Sandbox): string {
+  return new Profiles(db).create({
+    name: 'Sandbox',
+    environment: 'sandbox',
+    baseUrl: sandbox.baseUrl,
+    endpointId: SHOP.endpointId,
+    login: SHOP.login,
+  }).id;
 }
