@@ -118,8 +118,7 @@ export function rawCsvLine(
   profileName: ProfileName = byId,
 ): (row: readonly unknown[]) => string {
   // One for both time columns: an entry's final time is mostly of its creation's day.
-  const createdAt = isoWithOffsetByDay();
-  const finalAt = createdAt;
+  const localTime = isoWithOffsetByDay();
   let currency: unknown = null;
   let exponent = currencyExponent(null);
   const amountOf = (minor: unknown, code: unknown): string => {
@@ -159,7 +158,7 @@ export function rawCsvLine(
   const plain = joinedPlainTest(COLUMNS.length);
   // CSV_SOURCE_COLUMNS, in order; the file's columns are one more (the profile's name).
   const cellsOf = (row: readonly unknown[]): string[] => [
-    timeOf(createdAt, row[0]),
+    timeOf(localTime, row[0]),
     textOf(row[1]), // operator
     nameOf(textOf(row[2])), // profile (its name)
     textOf(row[2]), // profile_id
@@ -178,13 +177,13 @@ export function rawCsvLine(
     textOf(row[15]), // status
     textOf(row[16]), // error_code
     textOf(row[17]), // error_message
-    timeOf(finalAt, row[18]),
+    timeOf(localTime, row[18]),
   ];
   return (row) => {
     const operation = textOf(row[4]);
     const profileId = textOf(row[2]);
     const joined =
-      timeOf(createdAt, row[0]) +
+      timeOf(localTime, row[0]) +
       ',' +
       textOf(row[1]) +
       ',' +
@@ -222,7 +221,7 @@ export function rawCsvLine(
       ',' +
       textOf(row[17]) +
       ',' +
-      timeOf(finalAt, row[18]) +
+      timeOf(localTime, row[18]) +
       '\r\n';
     return plain(joined) ? joined : line(cellsOf(row));
   };
