@@ -47,6 +47,12 @@ import {
 
 /** Batches the main thread makes ahead of the one being handed on, while the worker is behind. */
 const MAIN_AHEAD = 3;
+/**
+ * The main thread's first `size * WARM_BATCHES` rows are made in batches of `size / WARM_BATCHES`:
+ * its first batches run before V8 has optimised the code, while the worker starting beside it
+ * takes the other core, and a whole batch then held the event loop past the export's limit.
+ */
+const WARM_BATCHES = 4;
 /** Slices the worker is given at once: one to make, the others next. */
 const WORKER_SLICES = 3;
 /** A worker silent for this long while it is waited for is ended, and its slices made here. */
@@ -69,12 +75,20 @@ export interface ParallelOptions {
   onShared?: (shared: Shared) => void;
 }
 
-/** What the app connection has written and seen committed: equal twice, nothing between. */
-export function writesSeen(app: Db): string {
-  if (app.inTransaction) return 'in a transaction';
-  const changes = app.prepare('SELECT total_changes()').pluck().get() as number;
-  const version = app.prepare('PRAGMA data_version').pluck().get() as number;
-  return `${changes}/${version}`;
+/**
+ * What the app connection has written and seen committed: the same twice, nothing was committed
+ * between. Undefined when that cannot be told (the connection is inside a transaction, whose
+ * writes total_changes() counts before they are committed, or busy): no worker then.
+ */
+export function writesSeen(app: Db): string | undefined {
+  if (app.inTransaction) return undefined;
+  try {
+    const changes = app.prepare('SELECT total_changes()').pluck().get() as number;
+    const version = app.prepare('PRAGMA data_version').pluck().get() as number;
+    return `${changes}/${version}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every profile id in the snapshot's journal and its name (one index step per profile). */
@@ -139,8 +153,12 @@ export async function* parallelCsvChunks(
     const nameOf = new Map(names);
     const csv = new RawCsvChunks(await csvLineWriter(), (id) => nameOf.get(id) ?? profileName(id));
     const rows = sliceStatement(reader, filter);
+    let made = 0;
     const makeBatch = (s: SliceState) => {
-      const read = readBatch(rows, s.slice, s.below, size, csv, (row) => tallyRawRow(tally, row));
+      // Smaller batches first: the code is not yet optimised and the worker is starting beside.
+      const limit = made < size * WARM_BATCHES ? Math.ceil(size / WARM_BATCHES) : size;
+      const read = readBatch(rows, s.slice, s.below, limit, csv, (row) => tallyRawRow(tally, row));
+      made += read.entries;
       s.below = read.below;
       s.done = read.end;
       s.chunks.push({ content: csv.take(), entries: read.entries });
@@ -267,7 +285,7 @@ export class Helper {
    */
   constructor(
     private readonly app: Db,
-    private readonly seen: string,
+    private readonly seen: string | undefined,
     start: WorkerStart,
     private readonly onWorker?: (worker: Worker) => void,
   ) {
@@ -364,7 +382,8 @@ export class Helper {
     if (this.state === 'gone') return;
     if (message.type === 'ready') {
       // The worker's snapshot is taken: the main reader's only if nothing was committed since.
-      if (writesSeen(this.app) !== this.seen) {
+      const now = writesSeen(this.app);
+      if (now === undefined || now !== this.seen) {
         this.leave('the journal was written while the worker started');
       } else {
         this.ready = { newest: message.newest };

@@ -6,6 +6,8 @@
 // Whether its snapshot is the main thread's is decided on the main thread; a worker whose
 // snapshot is not is simply ended. Built as its own entry (vite.main.config.ts: export-worker).
 
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { csvLineWriter } from '../csv-record';
@@ -25,6 +27,26 @@ import {
 /** Batches sent and not yet written that the worker may hold before it waits. */
 const AHEAD = 3;
 
+/** The worker's niceness where a thread has its own (Linux): below the main thread's. */
+const NICE = 10;
+
+/**
+ * On Linux a thread has a niceness of its own: when other work keeps the cores busy, the
+ * worker gives way to the main thread, which keeps answering the window and, alone, would have
+ * made the whole export. Elsewhere the worker runs as the main thread does.
+ */
+function giveWayToTheMainThread(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    // "<pid>/task/<tid>"
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (tid > 0) setPriority(tid, NICE);
+  } catch {
+    // Left as it is: a worker at the main thread's priority only shares the cores evenly.
+  }
+}
+
+giveWayToTheMainThread();
 const port = parentPort;
 if (!port) throw new Error('journal-export-worker runs as a worker thread');
 const start = workerData as WorkerStart;

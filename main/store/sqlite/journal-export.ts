@@ -96,7 +96,7 @@ export async function* snapshotCsvChunks(
     // The worker starts while the entries are counted, when there may be enough of them: the
     // journal's span of ids is at least its count, and a count of a few is quick.
     let names: [string, string][] = [];
-    if (idSpan(reader) >= parallelFrom) {
+    if (seen !== undefined && idSpan(reader) >= parallelFrom) {
       names = profileNames(reader, profileName);
       helper = new Helper(
         db,
