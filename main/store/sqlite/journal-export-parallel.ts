@@ -277,6 +277,8 @@ export class Helper {
   private onChunk: ((message: ChunkMessage) => void) | undefined;
   private alone: string | undefined;
   private workerEntries = 0;
+  /** Slices given to the worker and not yet done. */
+  private open = 0;
   private heard: (() => void) | undefined;
 
   /**
@@ -307,12 +309,11 @@ export class Helper {
   /** Gives the worker slices from `next` while it has fewer than WORKER_SLICES to make. */
   give(next: number): number {
     if (this.state !== 'working') return next;
-    let open = this.states.filter((s) => s.owner === 'worker' && !s.done).length;
-    while (open < WORKER_SLICES && next < this.states.length) {
+    while (this.open < WORKER_SLICES && next < this.states.length) {
       const s = this.states[next++] as SliceState;
       s.owner = 'worker';
       this.post({ type: 'slice', slice: s.slice });
-      open++;
+      this.open++;
     }
     return next;
   }
@@ -394,6 +395,7 @@ export class Helper {
       s.chunks.push({ content: message.bytes, entries: message.entries, worker: true });
       s.below = message.below;
       s.done = message.end;
+      if (s.done) this.open--;
       this.workerEntries += message.entries;
       this.onChunk?.(message);
     } else {
