@@ -23,8 +23,10 @@
 import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
-import { filterConditions, whereOf, type JournalFilter } from '../journal/filter';
+import type { JournalFilter } from '../journal/filter';
 import { EndAnchors } from './journal-anchors';
+import { countOf } from './journal-count';
+import { whereClause, type Where } from './journal-where';
 import { Statements } from './statements';
 import {
   totalsGroupsSql,
@@ -32,6 +34,8 @@ import {
   type JournalTotals,
   type TotalsGroup,
 } from '../journal/totals';
+
+export { whereClause, type Where } from './journal-where';
 
 /**
  * A page this close to an end an index walks in id order is counted from that end, without an
@@ -55,43 +59,11 @@ const TOTALS_INDEX_FIELDS = new Set([
 /** Filters whose total and anchors are kept (the screen shows one at a time). */
 const FILTERS_KEPT = 8;
 
-interface Where {
-  /** `WHERE ...` or '' */
-  where: string;
-  params: Record<string, string>;
-}
-
 interface Known {
   version: string;
   total?: number;
   /** Anchors counted from the newest (DESC) and from the oldest (ASC). */
   anchors: { DESC?: EndAnchors; ASC?: EndAnchors };
-}
-
-/** The filter's WHERE in SQLite's words (journal-filter.ts says what each field means). */
-export function whereClause(filter: JournalFilter): Where {
-  const params: Record<string, string> = {};
-  const where = whereOf(
-    filterConditions(filter, {
-      bind(field, value) {
-        params[field] = value;
-        return `@${field}`;
-      },
-      equalsIgnoringCase: (column, p) => `${column} = ${p} COLLATE NOCASE`,
-      // created_at is UTC ISO text, which sorts as the times do.
-      time: (p) => p,
-      integer: (p) => `CAST(${p} AS INTEGER)`,
-      // GLOB, not LIKE: it keeps letter case, so the columns' own (BINARY) indexes serve a
-      // prefix; its wildcards in the value are taken literally inside brackets.
-      startsWith(column, name, value) {
-        params[`${name}Glob`] = `${value.replace(/[*?[]/g, (c) => `[${c}]`)}*`;
-        return `${column} GLOB @${name}Glob`;
-      },
-      // SQLite's LIKE ignores the case of ASCII letters.
-      likeIgnoringCase: (column, p) => `${column} LIKE ${p} ESCAPE '\\'`,
-    }),
-  );
-  return { where, params };
 }
 
 /**
@@ -162,9 +134,7 @@ export class JournalPages {
     return this.readSnapshot(() => {
       const w = whereClause(filter);
       const known = this.knownFor(w);
-      const total = (known.total ??= Number(
-        this.statement(`SELECT COUNT(*) FROM journal ${w.where}`).pluck().get(w.params),
-      ));
+      const total = (known.total ??= countOf(this.statements, filter));
       if (offset >= total) return { rows: [], total };
       // No more than the rows there are: a walk in id order asked for more would step over
       // every entry left in the index looking for them.
@@ -266,8 +236,7 @@ export class JournalPages {
 
   /** How many entries match the filter (the export's total; not kept, an export counts once). */
   count(filter: JournalFilter): number {
-    const w = whereClause(filter);
-    return Number(this.statement(`SELECT COUNT(*) FROM journal ${w.where}`).pluck().get(w.params));
+    return countOf(this.statements, filter);
   }
 
   /** Runs `read` in one read transaction: the total and the rows come from the same state. */
