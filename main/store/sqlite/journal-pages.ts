@@ -25,7 +25,7 @@ import type Database from 'better-sqlite3';
 import type { Db } from './database';
 import type { JournalFilter } from '../journal/filter';
 import { EndAnchors } from './journal-anchors';
-import { BY_DATES, countOf, datesNarrower, fieldsWide } from './journal-walks';
+import { countOf, totalsWalk } from './journal-walks';
 import { whereClause, type Where } from './journal-where';
 import { Statements } from './statements';
 import {
@@ -47,20 +47,6 @@ const DIRECT_SKIP = 64;
  * (a few microseconds, where the page's rows take a few hundred).
  */
 const ANCHOR_EVERY = 64;
-/** Filter fields on columns journal_totals holds (totals: its order serves the grouping). */
-const TOTALS_INDEX_FIELDS = new Set([
-  'status',
-  'state',
-  'pending',
-  'operation',
-  'action',
-  'currency',
-]);
-/**
- * Totals walk all of journal_totals (no row read, nothing sorted) rather than a field's own
- * index (each row read, the groups sorted) when the field matches one entry in this many.
- */
-const TOTALS_SHARE = 20;
 /** Filters whose total and anchors are kept (the screen shows one at a time). */
 const FILTERS_KEPT = 8;
 
@@ -227,30 +213,12 @@ export class JournalPages {
   totals(filter: JournalFilter, upTo?: bigint): JournalTotals {
     const w = whereClause(filter);
     const where = upTo === undefined ? w.where : and(w.where, 'id <= @upTo');
-    const walk = this.totalsWalk(filter);
+    // The walk that reads the fewest rows (journal-walks.ts).
+    const walk = totalsWalk(this.statements, filter);
     const groups = this.statement(totalsGroupsSql(walk.from, where, walk.byIndex))
       .safeIntegers(true)
       .all(upTo === undefined ? w.params : { ...w.params, upTo }) as TotalsGroup[];
     return totalsOfGroups(groups);
-  }
-
-  /**
-   * What the totals' FROM walks (journal-walks.ts): the dates' index when they are the narrower,
-   * journal_totals (migration 13: the groups' columns and the amount, in the groups' order)
-   * when the filter is on its columns alone and they hold a good share of the journal, or
-   * SQLite's own choice: the field's index, or the table.
-   */
-  private totalsWalk(filter: JournalFilter): { from: string; byIndex: boolean } {
-    if (datesNarrower(this.statements, filter))
-      return { from: `journal ${BY_DATES}`, byIndex: false };
-    // Any other filter is served by its own index or a scan of the table, and the groups are
-    // sorted after (totalsGroupsSql's byIndex).
-    const onTotals = Object.entries(filter).every(
-      ([field, value]) => !value || TOTALS_INDEX_FIELDS.has(field),
-    );
-    if (onTotals && fieldsWide(this.statements, filter, TOTALS_SHARE))
-      return { from: 'journal INDEXED BY journal_totals', byIndex: true };
-    return { from: 'journal', byIndex: onTotals };
   }
 
   /** How many entries match the filter (the export's total; not kept, an export counts once). */

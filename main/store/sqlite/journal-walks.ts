@@ -39,6 +39,31 @@ const INDEXED_FIELDS = [
   'amountMax',
 ] as const satisfies readonly (keyof JournalFilter)[];
 
+/**
+ * Fields on columns journal_totals holds (currency, action, operation, state, status and the
+ * amount), so that it serves a filter on them alone without reading a row.
+ */
+const TOTALS_INDEX_FIELDS = new Set<keyof JournalFilter>([
+  'status',
+  'state',
+  'pending',
+  'operation',
+  'action',
+  'currency',
+  'amount',
+  'amountMin',
+  'amountMax',
+]);
+
+/**
+ * A field that matches one entry in this many is wide: a walk of all of journal_totals (no row
+ * read) costs less than its own index's walk when that reads each row.
+ */
+const WIDE_SHARE = 20;
+
+const BY_DATES = 'INDEXED BY journal_report';
+const BY_TOTALS = 'INDEXED BY journal_totals';
+
 /** A query and its values. */
 export interface Query {
   sql: string;
@@ -49,7 +74,7 @@ export interface Query {
 export function countQuery(statements: Statements, filter: JournalFilter): Query {
   const w = whereClause(filter);
   return {
-    sql: `SELECT COUNT(*) FROM journal ${datesNarrower(statements, filter) ? BY_DATES : ''} ${w.where}`,
+    sql: `SELECT COUNT(*) FROM journal ${countWalk(statements, filter)} ${w.where}`,
     params: w.params,
   };
 }
@@ -60,19 +85,51 @@ export function countOf(statements: Statements, filter: JournalFilter): number {
   return Number(statements.get(q.sql).pluck().get(q.params));
 }
 
-/** What a query's FROM names after `journal` to walk the dates' index. */
-export const BY_DATES = 'INDEXED BY journal_report';
+/**
+ * The count's INDEXED BY, or '' for SQLite's own choice. An amount's index holds no currency,
+ * which an amount's condition tests, so a wide amount reads a row per entry: journal_totals
+ * holds both. The other fields' own indexes serve their counts without reading a row.
+ */
+function countWalk(statements: Statements, filter: JournalFilter): string {
+  if (datesNarrower(statements, filter)) return BY_DATES;
+  const amount = given(filter.amount) || given(filter.amountMin) || given(filter.amountMax);
+  if (amount && onTotals(filter) && fieldsWide(statements, filter)) return BY_TOTALS;
+  return '';
+}
 
 /**
- * Whether every indexed field of the filter matches at least one entry in `share` of the
- * journal (false when it has none): counted up to that many and no further. The ids say how
- * many entries the journal holds: they are never deleted.
+ * What the totals' FROM walks, and whether the grouping may follow its order (totalsGroupsSql's
+ * byIndex): the dates' index when they are the narrower; all of journal_totals, in the groups'
+ * order, for a filter on its columns that holds a good share of the journal (its own index
+ * would read every row and sort the groups); or SQLite's own choice, the groups sorted after
+ * unless journal_totals serves the filter.
  */
-export function fieldsWide(statements: Statements, filter: JournalFilter, share: number): boolean {
+export function totalsWalk(
+  statements: Statements,
+  filter: JournalFilter,
+): { from: string; byIndex: boolean } {
+  if (datesNarrower(statements, filter)) return { from: `journal ${BY_DATES}`, byIndex: false };
+  if (!onTotals(filter)) return { from: 'journal', byIndex: false };
+  if (fieldsWide(statements, filter)) return { from: `journal ${BY_TOTALS}`, byIndex: true };
+  return { from: 'journal', byIndex: true };
+}
+
+/** Whether the filter is on journal_totals' columns alone. */
+const onTotals = (filter: JournalFilter): boolean =>
+  Object.entries(filter).every(
+    ([field, value]) => !given(value) || TOTALS_INDEX_FIELDS.has(field as keyof JournalFilter),
+  );
+
+/**
+ * Whether every indexed field of the filter matches at least one entry in WIDE_SHARE of the
+ * journal (false when it has none): counted up to that many and no further. The newest id says
+ * about how many entries the journal holds: they are never deleted.
+ */
+function fieldsWide(statements: Statements, filter: JournalFilter): boolean {
   const fields = indexedFields(filter);
   if (fields.length === 0) return false;
   const newest = statements.get('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get();
-  const cap = Math.ceil(Number(newest ?? 0) / share);
+  const cap = Math.ceil(Number(newest ?? 0) / WIDE_SHARE);
   return fields.every((w) => upTo(statements, w, cap) >= cap);
 }
 
@@ -92,9 +149,11 @@ const given = (value: unknown): boolean =>
   Boolean(value) && !(typeof value === 'string' && value.trim() === '');
 
 /**
- * Each indexed field of the filter alone, as SQLite reads it (an amount's range keeps both
- * bounds). Pending is read as in flight, which its index holds whole: the open links it leaves
- * out are few, and telling them apart reads each entry's row.
+ * Each indexed field of the filter alone, as a walk of its index that reads no row. Pending is
+ * read as in flight, which its index holds whole: the open links it leaves out are few, and
+ * telling them apart reads each entry's row. An amount (exact, or a range with both bounds) is
+ * read in the currencies with two decimals, most of any journal: the condition on the others
+ * would read each entry's currency from its row.
  */
 function indexedFields(filter: JournalFilter): Where[] {
   const alone: Where[] = [];
@@ -102,12 +161,39 @@ function indexedFields(filter: JournalFilter): Where[] {
     const value = filter[field];
     if (!given(value)) continue;
     if (field === 'pending') alone.push({ where: `WHERE ${IN_FLIGHT_SQL}`, params: {} });
-    else if (field === 'amountMax' && filter.amountMin) continue;
-    else if (field === 'amountMin')
-      alone.push(whereClause({ amountMin: filter.amountMin, amountMax: filter.amountMax }));
-    else alone.push(whereClause({ [field]: value }));
+    else if (field === 'amount' || field === 'amountMin' || field === 'amountMax') {
+      if (field === 'amount' || !alone.some((w) => w.where.includes(BY_AMOUNT)))
+        alone.push(amountInCents(filter, field === 'amount'));
+    } else alone.push(whereClause({ [field]: value }));
   }
   return alone;
+}
+
+const BY_AMOUNT = 'INDEXED BY journal_amount';
+
+/** The filter's amount (exact) or range, in minor units of a currency with two decimals. */
+function amountInCents(filter: JournalFilter, exact: boolean): Where {
+  const { params } = whereClause(
+    exact
+      ? { amount: filter.amount }
+      : { amountMin: filter.amountMin, amountMax: filter.amountMax },
+  );
+  const bounds: string[] = [];
+  const used: Record<string, string> = {};
+  for (const [name, compare] of exact
+    ? ([['amount2', '=']] as const)
+    : ([
+        ['amountMin2', '>='],
+        ['amountMax2', '<='],
+      ] as const)) {
+    const value = params[name];
+    if (value === undefined) continue;
+    bounds.push(`amount_minor ${compare} CAST(@${name} AS INTEGER)`);
+    used[name] = value;
+  }
+  // An exact amount with more decimals than two is no amount in cents.
+  if (bounds.length === 0) bounds.push('0');
+  return { where: `${BY_AMOUNT} WHERE ${bounds.join(' AND ')}`, params: used };
 }
 
 /**
@@ -118,7 +204,7 @@ function indexedFields(filter: JournalFilter): Where[] {
  * first and last entry are about the entries between them. Each field's share is then counted,
  * but never beyond that estimate, so this costs no more than the narrower walk.
  */
-export function datesNarrower(statements: Statements, filter: JournalFilter): boolean {
+function datesNarrower(statements: Statements, filter: JournalFilter): boolean {
   if (!given(filter.from) && !given(filter.to)) return false;
   const fields = indexedFields(filter);
   if (fields.length === 0) return false;

@@ -157,7 +157,12 @@ describe('journal pages', () => {
 
   it('count a field with dates as the plain query does, whichever of them is narrower', () => {
     const pages = new JournalPages(db, { directSkip: 100, anchorEvery: 16 });
-    for (const filter of DATED_FILTERS(profileId)) {
+    const wide: JournalFilter[] = [
+      { amountMin: '0.5' },
+      { amountMax: '1.00' },
+      { amount: '1.015' },
+    ];
+    for (const filter of [...DATED_FILTERS(profileId), ...wide]) {
       const total = expected(filter, 0, 1).total;
       expect(pages.count(filter), JSON.stringify(filter)).toBe(total);
       for (const offset of [0, 17, 150, Math.max(0, total - 120), Math.max(0, total - 3)]) {
@@ -168,7 +173,7 @@ describe('journal pages', () => {
     }
   });
 
-  it('count a field with dates by the narrower of their indexes', () => {
+  it('count by the index that reads the fewest entries', () => {
     const plan = (filter: JournalFilter) => {
       const q = countQuery(new Statements(db), filter);
       return db
@@ -184,6 +189,10 @@ describe('journal pages', () => {
     expect(plan({ status: 'declined', from: hour(100), to: hour(1_450) })).toContain(
       'journal_status_id',
     );
+    // An amount two thirds of the entries have: journal_totals, which holds the currency too;
+    // one none has: the amount's own index.
+    expect(plan({ amountMin: '0.5' })).toContain('journal_totals');
+    expect(plan({ amount: '1.015' })).toContain('journal_amount');
   });
 
   it('total every filter as the plain query does, whichever index it walks', () => {
@@ -195,6 +204,10 @@ describe('journal pages', () => {
       { operation: 'CAPTURE', status: 'approved' },
       { currency: 'EUR', pending: true },
       { action: 'refund', state: 'unknown' as const },
+      { amountMin: '0.5' },
+      { amountMax: '1.00' },
+      { amount: '1.01', status: 'approved' },
+      { amount: '1.015' },
     ];
     for (const filter of filters) {
       const { where, params } = whereClause(filter);
