@@ -6,15 +6,16 @@
 //   action, profile, pending, amount, card or id): the dates' share of the journal is
 //   estimated from the ids at their ends (two seeks), then each field's is counted up to that
 //   estimate and no further. When the dates are the narrower, the count and the totals walk
-//   journal_report (created_at first; it holds the columns most filters test) by INDEXED BY;
-//   otherwise they are the queries SQLite plans itself.
-// - totals of a filter on journal_totals' columns alone (a status, state, pending, operation,
-//   action, currency): when every such field holds a good share of the journal, one walk of
-//   journal_totals (in the groups' order, no row read, nothing sorted) instead of the field's
-//   index, each row read and the groups sorted.
-// An estimate costs no more than the narrower walk, where the wider one can be a whole journal.
-// The results are the same either way; only the walk differs. No index is added for this:
-// every index is written by every refund.
+//   journal_report (created_at first; it holds the columns most filters test) by INDEXED BY.
+// - a filter on journal_totals' columns alone (a status, state, pending, operation, action,
+//   currency, amount) whose every indexed field holds a twentieth of the journal or more: its
+//   totals walk all of journal_totals (in the groups' order, no row read, nothing sorted)
+//   instead of the field's index (each row read, the groups sorted), and so does its count
+//   when it has an amount (the amount's index lacks the currency its condition tests).
+// - anything else is the query SQLite plans itself.
+// An estimate reads no row and costs no more than the narrower walk, where the wider one can be
+// a whole journal. The results are the same either way; only the walk differs. No index is
+// added for this: every index is written by every refund.
 
 import { whereClause, type Where } from './journal-where';
 import type { Statements } from './statements';
