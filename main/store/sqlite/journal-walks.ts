@@ -13,9 +13,10 @@
 //   instead of the field's index (each row read, the groups sorted), and so does its count
 //   when it has an amount (the amount's index lacks the currency its condition tests).
 // - anything else is the query SQLite plans itself.
-// An estimate reads no row (an id's start aside: it tests four columns) and costs no more than the narrower walk, where the wider one can be
-// a whole journal. The results are the same either way; only the walk differs. No index is
-// added for this: every index is written by every refund.
+// An estimate reads no row (an id's start aside: it tests four columns) and costs no more than
+// the narrower walk, where the wider one can be a whole journal. The results are the same
+// either way; only the walk differs. No index is added for this: every index is written by
+// every refund.
 
 import { whereClause, type Where } from './journal-where';
 import type { Statements } from './statements';
