@@ -63,6 +63,13 @@ const TOTALS_INDEX_FIELDS = new Set<keyof JournalFilter>([
  */
 const WIDE_SHARE = 20;
 
+/**
+ * Reading an entry's row costs about as much as walking this many entries of an index, and the
+ * dates' walk must be this much shorter than a field's to be taken (see datesNarrower).
+ */
+const ROW_READ = 4;
+const MARGIN = 2;
+
 const BY_DATES = 'INDEXED BY journal_report';
 const BY_TOTALS = 'INDEXED BY journal_totals';
 
@@ -130,9 +137,15 @@ const onTotals = (filter: JournalFilter): boolean =>
 function fieldsWide(statements: Statements, filter: JournalFilter): boolean {
   const fields = indexedFields(filter);
   if (fields.length === 0) return false;
-  const newest = statements.get('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get();
-  const cap = Math.ceil(Number(newest ?? 0) / WIDE_SHARE);
-  return fields.every((w) => upTo(statements, w, cap) >= cap);
+  const cap = Math.ceil(newestId(statements) / WIDE_SHARE);
+  return fields.every(({ walk }) => upTo(statements, walk, cap) >= cap);
+}
+
+/** The newest id: about how many entries the journal holds (they are never deleted). */
+function newestId(statements: Statements): number {
+  return Number(
+    statements.get('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get() ?? 0,
+  );
 }
 
 /** How many entries `w` matches, counted up to `cap` and no further. */
@@ -157,18 +170,27 @@ const given = (value: unknown): boolean =>
  * read in the currencies with two decimals, most of any journal: the condition on the others
  * would read each entry's currency from its row.
  */
-function indexedFields(filter: JournalFilter): Where[] {
-  const alone: Where[] = [];
+function indexedFields(filter: JournalFilter): Field[] {
+  const alone: Field[] = [];
   for (const field of INDEXED_FIELDS) {
     const value = filter[field];
     if (!given(value)) continue;
-    if (field === 'pending') alone.push({ where: `WHERE ${IN_FLIGHT_SQL}`, params: {} });
+    // journal_status_id holds created_at: a status and dates are counted without a row read.
+    const readsRows = field !== 'status';
+    if (field === 'pending')
+      alone.push({ walk: { where: `WHERE ${IN_FLIGHT_SQL}`, params: {} }, readsRows });
     else if (field === 'amount' || field === 'amountMin' || field === 'amountMax') {
-      if (field === 'amount' || !alone.some((w) => w.where.includes(BY_AMOUNT)))
-        alone.push(amountInCents(filter, field === 'amount'));
-    } else alone.push(whereClause({ [field]: value }));
+      if (field === 'amount' || !alone.some((f) => f.walk.where.includes(BY_AMOUNT)))
+        alone.push({ walk: amountInCents(filter, field === 'amount'), readsRows });
+    } else alone.push({ walk: whereClause({ [field]: value }), readsRows });
   }
   return alone;
+}
+
+/** A field's walk of its own index, and whether the count reads each entry's row there. */
+interface Field {
+  walk: Where;
+  readsRows: boolean;
 }
 
 const BY_AMOUNT = 'INDEXED BY journal_amount';
@@ -199,12 +221,15 @@ function amountInCents(filter: JournalFilter, exact: boolean): Where {
 }
 
 /**
- * Whether the filter has dates and they hold fewer entries than each of its indexed fields
- * alone (false without dates or without such a field). The dates' share is estimated from the
+ * Whether the filter has dates and walking them costs less than walking each of its indexed
+ * fields (false without dates or without such a field). The dates' share is estimated from the
  * ids at their two ends (two seeks in journal_report): ids are given in the order entries are
  * written, with the time they were written, and never deleted, so the ids between the dates'
- * first and last entry are about the entries between them. Each field's share is then counted,
- * but never beyond that estimate, so this costs no more than the narrower walk.
+ * first and last entry are about the entries between them. A field's walk costs its entries,
+ * or ROW_READ times as many where it reads each one's row for the dates; the dates win by
+ * MARGIN at least (the two walks cost about the same per entry). Each field's share is counted
+ * only as far as decides it: not at all when even the whole journal could not (a status and
+ * the dates of most of the journal: SQLite's own walk, as cheap as the estimate would be).
  */
 function datesNarrower(statements: Statements, filter: JournalFilter): boolean {
   if (!given(filter.from) && !given(filter.to)) return false;
@@ -221,5 +246,10 @@ function datesNarrower(statements: Statements, filter: JournalFilter): boolean {
   const last = end('DESC');
   if (first === undefined || last === undefined) return true;
   const span = Number(last > first ? last - first : first - last) + 1;
-  return fields.every((w) => upTo(statements, w, span + 1) > span);
+  const entries = newestId(statements);
+  return fields.every(({ walk, readsRows }) => {
+    // The field wins unless it has more entries than this.
+    const enough = Math.ceil((MARGIN * span) / (readsRows ? ROW_READ : 1));
+    return enough < entries && upTo(statements, walk, enough + 1) > enough;
+  });
 }
