@@ -8,7 +8,7 @@
 //   estimate and no further. When the dates are the narrower, the count and the totals walk
 //   journal_report (created_at first; it holds the columns most filters test) by INDEXED BY.
 // - a filter on journal_totals' columns alone (a status, state, pending, operation, action,
-//   currency, amount) whose every indexed field holds a twentieth of the journal or more: its
+//   currency, amount) whose every indexed field holds a tenth of the journal or more: its
 //   totals walk all of journal_totals (in the groups' order, no row read, nothing sorted)
 //   instead of the field's index (each row read, the groups sorted), and so does its count
 //   when it has an amount (the amount's index lacks the currency its condition tests).
@@ -61,7 +61,7 @@ const TOTALS_INDEX_FIELDS = new Set<keyof JournalFilter>([
  * A field that matches one entry in this many is wide: a walk of all of journal_totals (no row
  * read) costs less than its own index's walk when that reads each row.
  */
-const WIDE_SHARE = 20;
+const WIDE_SHARE = 10;
 
 /**
  * Reading an entry's row costs about as much as walking this many entries of an index, and the
