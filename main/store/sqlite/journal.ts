@@ -170,6 +170,10 @@ export class Journal {
    * the answer was already final): both moves in one transaction, so one commit, each a step
    * of the entry's history. The entry is read once; the final answer is recorded only while
    * the entry is still in flight after the acknowledgement (a person's settlement stays).
+   * The row is written once, with both moves' columns: the acknowledgement's step goes into
+   * the history as its own row (historyStep), as the trigger would have written it for an
+   * UPDATE of its own, and the trigger writes the final step. One UPDATE of the row changes
+   * each index the moves touch once, not twice.
    */
   acknowledgeAndFinish(
     clientOrderId: string,
@@ -178,10 +182,25 @@ export class Journal {
   ): JournalEntry {
     return withoutFsync(this.db, () =>
       this.inTransaction(() => {
+        const current = this.require(clientOrderId);
         const rule = acknowledgeRule(acknowledged.orderId, acknowledged.result);
-        const seen = this.move(clientOrderId, rule);
-        if (!IN_FLIGHT.includes(seen.state)) return seen;
-        return this.move(clientOrderId, finishRule(answer), seen);
+        const ack = this.decide(clientOrderId, rule, current);
+        const at = this.now().toISOString();
+        const seen = ack === 'same' ? current : applied(current, ack, at);
+        // A column the entry does not mirror (none today): the two moves as two UPDATEs.
+        if (!seen) {
+          const acked = this.move(clientOrderId, rule, current);
+          if (!IN_FLIGHT.includes(acked.state)) return acked;
+          return this.move(clientOrderId, finishRule(answer), acked);
+        }
+        if (!IN_FLIGHT.includes(seen.state))
+          return ack === 'same' ? current : this.write(clientOrderId, current, ack, at);
+        const fin = this.decide(clientOrderId, finishRule(answer), seen);
+        if (fin === 'same')
+          return ack === 'same' ? current : this.write(clientOrderId, current, ack, at);
+        if (ack === 'same') return this.write(clientOrderId, current, fin, at);
+        if (historyChanged(current, seen)) this.historyStep(seen, at);
+        return this.write(clientOrderId, current, bothMoves(ack, fin), at);
       }),
     );
   }
@@ -257,26 +276,79 @@ export class Journal {
     rule: Rule,
     current: JournalEntry = this.require(clientOrderId),
   ): JournalEntry {
+    const set = this.decide(clientOrderId, rule, current);
+    if (set === 'same') return current;
+    return this.write(clientOrderId, current, set, this.now().toISOString());
+  }
+
+  /** The columns `rule` sets on `current`, or 'same'; throws for an illegal move. */
+  private decide(
+    clientOrderId: string,
+    rule: Rule,
+    current: JournalEntry,
+  ): Record<string, string | null> | 'same' {
     const decided = rule.decide(current);
-    if (decided === 'same') return current;
+    if (decided === 'same') return 'same';
     if (decided === 'illegal') throw illegalMove(clientOrderId, current, rule.to);
     // The clock is the store's: an entry that ends (final or refused) ends now.
-    const set =
-      decided.state === 'final' || decided.state === 'refused'
-        ? { ...decided, final_at: this.now().toISOString() }
-        : decided;
-    // COALESCE keeps an orderid learned earlier when a later answer does not repeat it.
-    const columns = Object.keys(set).map((c) =>
-      c === 'orderid' ? 'orderid = COALESCE(@orderid, orderid)' : `${c} = @${c}`,
-    );
-    // Leaving 'sending' ends the lease: nobody is sending it any more.
-    const lease =
-      set.state && set.state !== 'sending' ? ', lease_owner = NULL, lease_until = NULL' : '';
-    const updatedAt = this.now().toISOString();
-    this.statement(
-      `UPDATE journal SET ${columns.join(', ')}${lease}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
-    ).run({ ...set, updated_at: updatedAt, client_orderid: clientOrderId });
+    return decided.state === 'final' || decided.state === 'refused'
+      ? { ...decided, final_at: this.now().toISOString() }
+      : decided;
+  }
+
+  /** One UPDATE of the row with `set`; the entry as written (read back only when unknown). */
+  private write(
+    clientOrderId: string,
+    current: JournalEntry,
+    set: Record<string, string | null>,
+    updatedAt: string,
+  ): JournalEntry {
+    this.updateOf(Object.keys(set), set.state).run({
+      ...set,
+      updated_at: updatedAt,
+      client_orderid: clientOrderId,
+    });
     return applied(current, set, updatedAt) ?? this.require(clientOrderId);
+  }
+
+  /** The UPDATE setting these columns, by a short key (the SQL text is built once). */
+  private readonly updates = new Map<string, Database.Statement>();
+  private updateOf(columns: string[], state: string | null | undefined): Database.Statement {
+    // Leaving 'sending' ends the lease: nobody is sending it any more.
+    const endsLease = Boolean(state) && state !== 'sending';
+    const key = `${columns.join(',')}${endsLease ? '+' : ''}`;
+    let statement = this.updates.get(key);
+    if (!statement) {
+      // COALESCE keeps an orderid learned earlier when a later answer does not repeat it.
+      const sets = columns.map((c) =>
+        c === 'orderid' ? 'orderid = COALESCE(@orderid, orderid)' : `${c} = @${c}`,
+      );
+      const lease = endsLease ? ', lease_owner = NULL, lease_until = NULL' : '';
+      statement = this.statement(
+        `UPDATE journal SET ${sets.join(', ')}${lease}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
+      );
+      this.updates.set(key, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * A step of the entry's history written here, as the update trigger (migration 5) writes it
+   * from the row after an UPDATE: for a move whose row is not written on its own.
+   */
+  private historyStep(entry: JournalEntry, at: string): void {
+    this.statement(
+      `INSERT INTO journal_history (client_orderid, state, status, orderid, error_code, error_message, at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      entry.clientOrderId,
+      entry.state,
+      entry.status,
+      entry.orderId,
+      entry.errorCode,
+      entry.errorMessage,
+      at,
+    );
   }
 
   /** Every state the entry went through, oldest first (written by a trigger, migration 5). */
@@ -406,4 +478,28 @@ function applied(
     next.leaseUntil = null;
   }
   return next as unknown as JournalEntry;
+}
+
+/** Whether the history trigger would record a step for a row going from `before` to `after`. */
+function historyChanged(before: JournalEntry, after: JournalEntry): boolean {
+  return (
+    before.state !== after.state ||
+    before.status !== after.status ||
+    before.orderId !== after.orderId ||
+    before.errorCode !== after.errorCode ||
+    before.errorMessage !== after.errorMessage
+  );
+}
+
+/**
+ * The columns of two moves made in one UPDATE: the second's win, except an orderid the second
+ * does not name, which stays the first's (as the second UPDATE's COALESCE would keep it).
+ */
+function bothMoves(
+  first: Record<string, string | null>,
+  second: Record<string, string | null>,
+): Record<string, string | null> {
+  const both = { ...first, ...second };
+  if ('orderid' in first) both.orderid = second.orderid ?? first.orderid ?? null;
+  return both;
 }
