@@ -399,12 +399,14 @@ export class Journal {
   /** Every entry acting on an order or being it, oldest first (an order's page). */
   ofOrder(orderId: string): JournalEntry[] {
     // An OR of the two indexed columns: SQLite answers it from journal_target and journal_orderid.
+    // Sorted here, as forTarget: an ORDER BY sorts the few rows in a temporary B-tree, which
+    // made the query about four times slower, rows or none.
     const rows = this.statement(
-      'SELECT * FROM journal WHERE target_orderid = @orderId OR orderid = @orderId ORDER BY id',
+      'SELECT * FROM journal WHERE target_orderid = @orderId OR orderid = @orderId',
     )
       .safeIntegers(true)
       .all({ orderId }) as JournalRow[];
-    return rows.map(entryOfRow);
+    return rows.map(entryOfRow).sort((a, b) => a.id - b.id);
   }
 
   /** Every entry of these profiles, oldest first (a desk's journal uploaded to its team). */
