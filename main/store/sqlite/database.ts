@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 
 import { describeStoreProblem, StoreError, toStoreError, type StoreErrorCode } from '../errors';
 import { MIGRATIONS } from './migrations';
+import { keepTempInMemory } from './temp-store';
 import { defaultErrorMapper, typedDb } from './typed-db';
 
 export { StoreError } from '../errors';
@@ -52,16 +53,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = FULL'); // a journal entry written before sending must survive a power cut
     // Migrating wrote to the file: that proves it can be written.
     if (!migrate(db)) proveWritable(db);
-    // Inside a transaction, a statement that may fail after it has written (every INSERT and
-    // UPDATE of the journal: its history trigger runs after the row is written) first copies
-    // each page it changes to a statement journal, to undo itself alone. A journal entry's
-    // INSERT changes about 20 pages (the row, each index, the history), more than the 64 KiB
-    // SQLite keeps in memory before it moves that journal to a temporary file: every write-ahead
-    // then wrote its 80 KB to a file (about 40 pwrite calls) and truncated it. Kept in memory
-    // here, with the connection's sorts and temporary indexes, none larger than what its query
-    // returns (the widest: every id of a filter's dates, journal-pages.ts). Set after the
-    // migrations, whose CREATE INDEX sorts a whole table.
-    db.pragma('temp_store = MEMORY');
+    // After the migrations, whose CREATE INDEX sorts a whole table (temp-store.ts).
+    keepTempInMemory(db);
     return typedDb(db, defaultErrorMapper(file));
   } catch (error) {
     db?.close();

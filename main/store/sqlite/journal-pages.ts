@@ -28,6 +28,7 @@ import { EndAnchors } from './journal-anchors';
 import { countOf, totalsWalk } from './journal-walks';
 import { whereClause, type Where } from './journal-where';
 import { Statements } from './statements';
+import { sortingInFiles } from './temp-store';
 import {
   totalsGroupsSql,
   totalsOfGroups,
@@ -192,7 +193,10 @@ export class JournalPages {
   ): bigint[] {
     const ids = (sql: string, params: Record<string, unknown>) =>
       this.statement(sql).pluck().safeIntegers(true).all(params) as bigint[];
-    if (!walks) return ids(`SELECT id FROM journal ${w.where} ORDER BY +id DESC`, w.params);
+    if (!walks)
+      return sortingInFiles(this.db, () =>
+        ids(`SELECT id FROM journal ${w.where} ORDER BY +id DESC`, w.params),
+      );
     if (last === undefined)
       return ids(`SELECT id FROM journal ${w.where} ORDER BY id ${order} LIMIT @count`, {
         ...w.params,
@@ -215,9 +219,10 @@ export class JournalPages {
     const where = upTo === undefined ? w.where : and(w.where, 'id <= @upTo');
     // The walk that reads the fewest rows (journal-walks.ts).
     const walk = totalsWalk(this.statements, filter);
-    const groups = this.statement(totalsGroupsSql(walk.from, where, walk.byIndex))
-      .safeIntegers(true)
-      .all(upTo === undefined ? w.params : { ...w.params, upTo }) as TotalsGroup[];
+    const statement = this.statement(totalsGroupsSql(walk.from, where, walk.byIndex));
+    const groups = sortingInFiles(this.db, () =>
+      statement.safeIntegers(true).all(upTo === undefined ? w.params : { ...w.params, upTo }),
+    ) as TotalsGroup[];
     return totalsOfGroups(groups);
   }
 
