@@ -4,10 +4,8 @@
 
 import { z } from 'zod';
 
-import { BROKEN_TEXT_MESSAGE, isWellFormedText } from './text-rules';
-
-const str = () => z.string().refine(isWellFormedText, BROKEN_TEXT_MESSAGE);
-const empty = z.object({}).strict();
+import { empty, saveResultSchema } from './contract-fields';
+import { str } from './text-schema';
 
 const backupFileSchema = z.object({
   name: z.string(),
@@ -64,6 +62,6 @@ export const supportCalls = {
   /** Saves the support bundle through the save dialog: versions, settings, log, integrity. */
   saveBundle: {
     request: empty,
-    result: z.object({ saved: z.boolean(), path: z.string().optional() }),
+    result: saveResultSchema,
   },
 } as const;

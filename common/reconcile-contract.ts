@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 
+import { saveResultSchema } from './contract-fields';
 import { RECONCILE_PACE } from './reconcile-pace';
 import { FILTER_TIME_HINT, parseFilterTime } from './time';
 import { str } from './text-schema';
@@ -72,7 +73,6 @@ const lineViewSchema = z.object({
 });
 
 const byRun = z.object({ runId: z.number().int().min(1) }).strict();
-const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
 
 export const reconcileCalls = {
   /** Plans a run (every entry of the range, and the orders they act on) and starts it. */

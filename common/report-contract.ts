@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 
+import { saveResultSchema } from './contract-fields';
 import { REPORT_KINDS, REPORT_OUTCOMES } from './report';
 import { str } from './text-schema';
 
@@ -37,8 +38,6 @@ export const reportViewSchema = z.object({
   profileId: z.string().nullable(),
   lines: z.array(reportLineSchema),
 });
-
-const saveResultSchema = z.object({ saved: z.boolean(), path: z.string().optional() });
 
 export const reportCalls = {
   /** The summary of the range, grouped by the journal's own store. */

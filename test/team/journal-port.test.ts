@@ -8,8 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   JournalError,
+  type EntryResult,
+  type GatewayAnswer,
   type JournalEntry,
   type JournalPort,
+  type JournalStep,
   type NewJournalEntry,
 } from '../../main/store/journal/port';
 import { journalAdapters, OPERATOR, type PortHarness } from '../support/journal-ports';
@@ -157,6 +160,62 @@ describe.each(adapters)('journal port on $name', ({ open, skip }) => {
       );
       expect(kept).toMatchObject({ state: 'final', status: 'approved', orderId: '7003' });
       expect(kept.settledBy).not.toBeNull();
+    });
+
+    it('writes the same entry and history for both answers together as for each apart', async () => {
+      const step = (s: JournalStep) => ({ ...s, at: undefined });
+      const cases: [{ orderId: string | undefined; result?: EntryResult }, GatewayAnswer][] = [
+        [{ orderId: '7201', result: { 'card-ref-id': 'c-7' } }, { status: 'approved' }],
+        [
+          { orderId: undefined },
+          {
+            status: 'declined',
+            orderId: '7202',
+            errorCode: '3',
+            errorMessage: 'Refused by the bank',
+            result: { 'redirect-url': 'https://pay.example/7202' },
+          },
+        ],
+        [{ orderId: '7203' }, { status: 'approved', orderId: '7203' }],
+      ];
+      for (const [acknowledged, answer] of cases) {
+        const apart = await journal.begin(refund());
+        await journal.acknowledge(apart.clientOrderId, acknowledged.orderId, acknowledged.result);
+        const oneByOne = await journal.finish(apart.clientOrderId, answer);
+        const together = await journal.begin(refund());
+        const both = await journal.acknowledgeAndFinish(
+          together.clientOrderId,
+          acknowledged,
+          answer,
+        );
+        const same = (e: JournalEntry) => ({
+          ...e,
+          id: 0,
+          clientOrderId: '',
+          createdAt: '',
+          updatedAt: '',
+          sentAt: '',
+          finalAt: e.finalAt === null ? null : '',
+        });
+        expect(same(both)).toEqual(same(oneByOne));
+        expect(await journal.get(together.clientOrderId)).toEqual(both);
+        expect((await journal.history(together.clientOrderId)).map(step)).toEqual(
+          (await journal.history(apart.clientOrderId)).map(step),
+        );
+      }
+      // Already acknowledged (by the follow-up, say): the final answer is its one new step.
+      const acked = await journal.begin(refund());
+      await journal.acknowledge(acked.clientOrderId, '7204');
+      await journal.acknowledgeAndFinish(
+        acked.clientOrderId,
+        { orderId: '7204' },
+        { status: 'approved' },
+      );
+      expect((await journal.history(acked.clientOrderId)).map((s) => s.state)).toEqual([
+        'sending',
+        'acknowledged',
+        'final',
+      ]);
     });
 
     it("keeps what the gateway answered beyond its status in the entry's result, merged", async () => {

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 
 import { describeStoreProblem, StoreError, toStoreError, type StoreErrorCode } from '../errors';
 import { MIGRATIONS } from './migrations';
+import { keepTempInMemory } from './temp-store';
 import { defaultErrorMapper, typedDb } from './typed-db';
 
 export { StoreError } from '../errors';
@@ -52,6 +53,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = FULL'); // a journal entry written before sending must survive a power cut
     // Migrating wrote to the file: that proves it can be written.
     if (!migrate(db)) proveWritable(db);
+    // After the migrations, whose CREATE INDEX sorts a whole table (temp-store.ts).
+    keepTempInMemory(db);
     return typedDb(db, defaultErrorMapper(file));
   } catch (error) {
     db?.close();

@@ -23,15 +23,20 @@
 import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
-import { filterConditions, whereOf, type JournalFilter } from '../journal/filter';
+import type { JournalFilter } from '../journal/filter';
 import { EndAnchors } from './journal-anchors';
+import { countOf, totalsWalk } from './journal-walks';
+import { whereClause, type Where } from './journal-where';
 import { Statements } from './statements';
+import { sortingInFiles } from './temp-store';
 import {
   totalsGroupsSql,
   totalsOfGroups,
   type JournalTotals,
   type TotalsGroup,
 } from '../journal/totals';
+
+export { whereClause, type Where } from './journal-where';
 
 /**
  * A page this close to an end an index walks in id order is counted from that end, without an
@@ -43,55 +48,14 @@ const DIRECT_SKIP = 64;
  * (a few microseconds, where the page's rows take a few hundred).
  */
 const ANCHOR_EVERY = 64;
-/** Filter fields on columns journal_totals holds (totals: its order serves the grouping). */
-const TOTALS_INDEX_FIELDS = new Set([
-  'status',
-  'state',
-  'pending',
-  'operation',
-  'action',
-  'currency',
-]);
 /** Filters whose total and anchors are kept (the screen shows one at a time). */
 const FILTERS_KEPT = 8;
-
-interface Where {
-  /** `WHERE ...` or '' */
-  where: string;
-  params: Record<string, string>;
-}
 
 interface Known {
   version: string;
   total?: number;
   /** Anchors counted from the newest (DESC) and from the oldest (ASC). */
   anchors: { DESC?: EndAnchors; ASC?: EndAnchors };
-}
-
-/** The filter's WHERE in SQLite's words (journal-filter.ts says what each field means). */
-export function whereClause(filter: JournalFilter): Where {
-  const params: Record<string, string> = {};
-  const where = whereOf(
-    filterConditions(filter, {
-      bind(field, value) {
-        params[field] = value;
-        return `@${field}`;
-      },
-      equalsIgnoringCase: (column, p) => `${column} = ${p} COLLATE NOCASE`,
-      // created_at is UTC ISO text, which sorts as the times do.
-      time: (p) => p,
-      integer: (p) => `CAST(${p} AS INTEGER)`,
-      // GLOB, not LIKE: it keeps letter case, so the columns' own (BINARY) indexes serve a
-      // prefix; its wildcards in the value are taken literally inside brackets.
-      startsWith(column, name, value) {
-        params[`${name}Glob`] = `${value.replace(/[*?[]/g, (c) => `[${c}]`)}*`;
-        return `${column} GLOB @${name}Glob`;
-      },
-      // SQLite's LIKE ignores the case of ASCII letters.
-      likeIgnoringCase: (column, p) => `${column} LIKE ${p} ESCAPE '\\'`,
-    }),
-  );
-  return { where, params };
 }
 
 /**
@@ -162,9 +126,7 @@ export class JournalPages {
     return this.readSnapshot(() => {
       const w = whereClause(filter);
       const known = this.knownFor(w);
-      const total = (known.total ??= Number(
-        this.statement(`SELECT COUNT(*) FROM journal ${w.where}`).pluck().get(w.params),
-      ));
+      const total = (known.total ??= countOf(this.statements, filter));
       if (offset >= total) return { rows: [], total };
       // No more than the rows there are: a walk in id order asked for more would step over
       // every entry left in the index looking for them.
@@ -231,7 +193,10 @@ export class JournalPages {
   ): bigint[] {
     const ids = (sql: string, params: Record<string, unknown>) =>
       this.statement(sql).pluck().safeIntegers(true).all(params) as bigint[];
-    if (!walks) return ids(`SELECT id FROM journal ${w.where} ORDER BY +id DESC`, w.params);
+    if (!walks)
+      return sortingInFiles(this.db, () =>
+        ids(`SELECT id FROM journal ${w.where} ORDER BY +id DESC`, w.params),
+      );
     if (last === undefined)
       return ids(`SELECT id FROM journal ${w.where} ORDER BY id ${order} LIMIT @count`, {
         ...w.params,
@@ -252,22 +217,18 @@ export class JournalPages {
   totals(filter: JournalFilter, upTo?: bigint): JournalTotals {
     const w = whereClause(filter);
     const where = upTo === undefined ? w.where : and(w.where, 'id <= @upTo');
-    // journal_totals (migration 13) holds the groups' columns and the amount: a filter on those
-    // alone is one walk of it, in the groups' order. Any other filter is served by its own index
-    // or a scan of the table, and the groups are sorted after.
-    const byIndex = Object.entries(filter).every(
-      ([field, value]) => !value || TOTALS_INDEX_FIELDS.has(field),
-    );
-    const groups = this.statement(totalsGroupsSql('journal', where, byIndex))
-      .safeIntegers(true)
-      .all(upTo === undefined ? w.params : { ...w.params, upTo }) as TotalsGroup[];
+    // The walk that reads the fewest rows (journal-walks.ts).
+    const walk = totalsWalk(this.statements, filter);
+    const statement = this.statement(totalsGroupsSql(walk.from, where, walk.byIndex));
+    const groups = sortingInFiles(this.db, () =>
+      statement.safeIntegers(true).all(upTo === undefined ? w.params : { ...w.params, upTo }),
+    ) as TotalsGroup[];
     return totalsOfGroups(groups);
   }
 
   /** How many entries match the filter (the export's total; not kept, an export counts once). */
   count(filter: JournalFilter): number {
-    const w = whereClause(filter);
-    return Number(this.statement(`SELECT COUNT(*) FROM journal ${w.where}`).pluck().get(w.params));
+    return countOf(this.statements, filter);
   }
 
   /** Runs `read` in one read transaction: the total and the rows come from the same state. */

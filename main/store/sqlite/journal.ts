@@ -10,14 +10,12 @@
 // unknown stays unknown); anything else backwards is refused. Every change reads and writes the
 // row in one IMMEDIATE transaction, so one writer at a time changes an entry, in this process or
 // another one on the same file.
+// These are the journal's writes; its reads are JournalReads' (journal-reads.ts), which it extends.
 
 import type Database from 'better-sqlite3';
 
 import type { Db } from './database';
 import { withoutFsync } from './durability';
-import { IN_FLIGHT_SQL, type JournalFilter } from '../journal/filter';
-import { JournalPages } from './journal-pages';
-import { entryOfRow, type JournalRow } from '../journal/row';
 import {
   acknowledgeRule,
   finishRule,
@@ -36,14 +34,10 @@ import {
   type HandSettlement,
   type JournalEntry,
   type JournalProblem,
-  type JournalState,
-  type JournalStep,
   type NewJournalEntry,
-  type Page,
 } from '../journal/types';
-import type { JournalTotals } from '../journal/totals';
 import { cardLastFourOf, redactFields } from '../journal/redact';
-import { Statements } from './statements';
+import { JournalReads } from './journal-reads';
 
 /** Where each column a transition sets lives in a JournalEntry. */
 const ENTRY_FIELD_OF: Readonly<Record<string, keyof JournalEntry>> = {
@@ -57,19 +51,13 @@ const ENTRY_FIELD_OF: Readonly<Record<string, keyof JournalEntry>> = {
   settle_reason: 'settleReason',
 };
 
-export class Journal {
-  /** Statements by their SQL text, compiled once (the texts never carry values). */
-  private readonly statements: Statements;
-
+/** The journal's writes; its reads are JournalReads' (journal-reads.ts). */
+export class Journal extends JournalReads {
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.statements = new Statements(db);
-  }
-
-  private statement(sql: string): Database.Statement {
-    return this.statements.get(sql);
+    super(db);
   }
 
   /** Writes the entry before its request leaves; refuses a reused client_orderid. */
@@ -138,13 +126,6 @@ export class Journal {
     return { ...written, id: Number(id) };
   }
 
-  get(clientOrderId: string): JournalEntry | undefined {
-    const row = this.statement('SELECT * FROM journal WHERE client_orderid = ?')
-      .safeIntegers(true)
-      .get(clientOrderId) as JournalRow | undefined;
-    return row ? entryOfRow(row) : undefined;
-  }
-
   private require(clientOrderId: string): JournalEntry {
     const entry = this.get(clientOrderId);
     if (!entry) throw new JournalError(`No journal entry for client_orderid ${clientOrderId}.`);
@@ -170,6 +151,10 @@ export class Journal {
    * the answer was already final): both moves in one transaction, so one commit, each a step
    * of the entry's history. The entry is read once; the final answer is recorded only while
    * the entry is still in flight after the acknowledgement (a person's settlement stays).
+   * The row is written once, with both moves' columns: the acknowledgement's step goes into
+   * the history as its own row (historyStep), as the trigger would have written it for an
+   * UPDATE of its own, and the trigger writes the final step. One UPDATE of the row changes
+   * each index the moves touch once, not twice.
    */
   acknowledgeAndFinish(
     clientOrderId: string,
@@ -178,10 +163,25 @@ export class Journal {
   ): JournalEntry {
     return withoutFsync(this.db, () =>
       this.inTransaction(() => {
+        const current = this.require(clientOrderId);
         const rule = acknowledgeRule(acknowledged.orderId, acknowledged.result);
-        const seen = this.move(clientOrderId, rule);
-        if (!IN_FLIGHT.includes(seen.state)) return seen;
-        return this.move(clientOrderId, finishRule(answer), seen);
+        const ack = this.decide(clientOrderId, rule, current);
+        const at = this.now().toISOString();
+        const seen = ack === 'same' ? current : applied(current, ack, at);
+        // A column the entry does not mirror (none today): the two moves as two UPDATEs.
+        if (!seen) {
+          const acked = this.move(clientOrderId, rule, current);
+          if (!IN_FLIGHT.includes(acked.state)) return acked;
+          return this.move(clientOrderId, finishRule(answer), acked);
+        }
+        if (!IN_FLIGHT.includes(seen.state))
+          return ack === 'same' ? current : this.write(clientOrderId, current, ack, at);
+        const fin = this.decide(clientOrderId, finishRule(answer), seen);
+        if (fin === 'same')
+          return ack === 'same' ? current : this.write(clientOrderId, current, ack, at);
+        if (ack === 'same') return this.write(clientOrderId, current, fin, at);
+        if (historyChanged(current, seen)) this.historyStep(seen, at);
+        return this.write(clientOrderId, current, bothMoves(ack, fin), at);
       }),
     );
   }
@@ -257,124 +257,79 @@ export class Journal {
     rule: Rule,
     current: JournalEntry = this.require(clientOrderId),
   ): JournalEntry {
+    const set = this.decide(clientOrderId, rule, current);
+    if (set === 'same') return current;
+    return this.write(clientOrderId, current, set, this.now().toISOString());
+  }
+
+  /** The columns `rule` sets on `current`, or 'same'; throws for an illegal move. */
+  private decide(
+    clientOrderId: string,
+    rule: Rule,
+    current: JournalEntry,
+  ): Record<string, string | null> | 'same' {
     const decided = rule.decide(current);
-    if (decided === 'same') return current;
+    if (decided === 'same') return 'same';
     if (decided === 'illegal') throw illegalMove(clientOrderId, current, rule.to);
     // The clock is the store's: an entry that ends (final or refused) ends now.
-    const set =
-      decided.state === 'final' || decided.state === 'refused'
-        ? { ...decided, final_at: this.now().toISOString() }
-        : decided;
-    // COALESCE keeps an orderid learned earlier when a later answer does not repeat it.
-    const columns = Object.keys(set).map((c) =>
-      c === 'orderid' ? 'orderid = COALESCE(@orderid, orderid)' : `${c} = @${c}`,
-    );
-    // Leaving 'sending' ends the lease: nobody is sending it any more.
-    const lease =
-      set.state && set.state !== 'sending' ? ', lease_owner = NULL, lease_until = NULL' : '';
-    const updatedAt = this.now().toISOString();
-    this.statement(
-      `UPDATE journal SET ${columns.join(', ')}${lease}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
-    ).run({ ...set, updated_at: updatedAt, client_orderid: clientOrderId });
+    return decided.state === 'final' || decided.state === 'refused'
+      ? { ...decided, final_at: this.now().toISOString() }
+      : decided;
+  }
+
+  /** One UPDATE of the row with `set`; the entry as written (read back only when unknown). */
+  private write(
+    clientOrderId: string,
+    current: JournalEntry,
+    set: Record<string, string | null>,
+    updatedAt: string,
+  ): JournalEntry {
+    this.updateOf(Object.keys(set), set.state).run({
+      ...set,
+      updated_at: updatedAt,
+      client_orderid: clientOrderId,
+    });
     return applied(current, set, updatedAt) ?? this.require(clientOrderId);
   }
 
-  /** Every state the entry went through, oldest first (written by a trigger, migration 5). */
-  history(clientOrderId: string): JournalStep[] {
-    const rows = this.statement(
-      `SELECT state, status, orderid, error_code, error_message, at FROM journal_history
-         WHERE client_orderid = ? ORDER BY id`,
-    ).all(clientOrderId) as {
-      state: JournalState;
-      status: string | null;
-      orderid: string | null;
-      error_code: string | null;
-      error_message: string | null;
-      at: string;
-    }[];
-    return rows.map((r) => ({
-      state: r.state,
-      status: r.status,
-      orderId: r.orderid,
-      errorCode: r.error_code,
-      errorMessage: r.error_message,
-      at: r.at,
-    }));
-  }
-
-  /** Entries whose final answer is still owed, oldest first: what a start must reconcile. */
-  inFlight(profileId?: string): JournalEntry[] {
-    const rows = this.statement(
-      `SELECT * FROM journal WHERE ${IN_FLIGHT_SQL}
-         ${profileId ? 'AND profile_id = @profileId' : ''} ORDER BY id`,
-    )
-      .safeIntegers(true)
-      .all(profileId ? { profileId } : {}) as JournalRow[];
-    return rows.map(entryOfRow);
-  }
-
-  /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
-  forTarget(orderId: string): JournalEntry[] {
-    // Sorted here, not by ORDER BY: SQLite reads the few rows from journal_target either way,
-    // and the ORDER BY made every run of this query (once per action on an order, under its
-    // claim) several times slower, rows or none.
-    const rows = this.statement('SELECT * FROM journal WHERE target_orderid = ?')
-      .safeIntegers(true)
-      .all(orderId) as JournalRow[];
-    return rows.map(entryOfRow).sort((a, b) => a.id - b.id);
-  }
-
-  /** Every entry acting on an order or being it, oldest first (an order's page). */
-  ofOrder(orderId: string): JournalEntry[] {
-    // An OR of the two indexed columns: SQLite answers it from journal_target and journal_orderid.
-    const rows = this.statement(
-      'SELECT * FROM journal WHERE target_orderid = @orderId OR orderid = @orderId ORDER BY id',
-    )
-      .safeIntegers(true)
-      .all({ orderId }) as JournalRow[];
-    return rows.map(entryOfRow);
-  }
-
-  /** Every entry of these profiles, oldest first (a desk's journal uploaded to its team). */
-  ofProfiles(profileIds: readonly string[]): JournalEntry[] {
-    const rows = this.statement(
-      'SELECT * FROM journal WHERE profile_id IN (SELECT value FROM json_each(?)) ORDER BY id',
-    )
-      .safeIntegers(true)
-      .all(JSON.stringify(profileIds)) as JournalRow[];
-    return rows.map(entryOfRow);
-  }
-
-  /** Pages and export batches (journal-pages.ts); made on first use. */
-  private pagesOf?: JournalPages;
-  private get pages(): JournalPages {
-    this.pagesOf ??= new JournalPages(this.db);
-    return this.pagesOf;
-  }
-
-  /** One page of the filter's entries, newest first, by offset; any page costs about the same. */
-  search(filter: JournalFilter = {}, offset = 0, limit = 100): Page<JournalEntry> {
-    const page = this.pages.page(filter, Math.max(0, offset), Math.max(1, Math.min(limit, 1000)));
-    return { rows: (page.rows as JournalRow[]).map(entryOfRow), total: page.total, offset, limit };
-  }
-
-  /** The filter's totals per currency and action (journal/totals.ts). */
-  totals(filter: JournalFilter = {}): JournalTotals {
-    return this.pages.totals(filter);
+  /** The UPDATE setting these columns, by a short key (the SQL text is built once). */
+  private readonly updates = new Map<string, Database.Statement>();
+  private updateOf(columns: string[], state: string | null | undefined): Database.Statement {
+    // Leaving 'sending' ends the lease: nobody is sending it any more.
+    const endsLease = Boolean(state) && state !== 'sending';
+    const key = `${columns.join(',')}${endsLease ? '+' : ''}`;
+    let statement = this.updates.get(key);
+    if (!statement) {
+      // COALESCE keeps an orderid learned earlier when a later answer does not repeat it.
+      const sets = columns.map((c) =>
+        c === 'orderid' ? 'orderid = COALESCE(@orderid, orderid)' : `${c} = @${c}`,
+      );
+      const lease = endsLease ? ', lease_owner = NULL, lease_until = NULL' : '';
+      statement = this.statement(
+        `UPDATE journal SET ${sets.join(', ')}${lease}, updated_at = @updated_at WHERE client_orderid = @client_orderid`,
+      );
+      this.updates.set(key, statement);
+    }
+    return statement;
   }
 
   /**
-   * Every entry matching the filter, newest first, read `batchSize` at a time by short
-   * queries (the export yields to the event loop between batches).
+   * A step of the entry's history written here, as the update trigger (migration 5) writes it
+   * from the row after an UPDATE: for a move whose row is not written on its own.
    */
-  *iterateBatches(filter: JournalFilter = {}, batchSize = 1000): Generator<JournalEntry[]> {
-    for (const rows of this.pages.batches(filter, batchSize))
-      yield (rows as JournalRow[]).map(entryOfRow);
-  }
-
-  /** Every entry matching the filter, newest first. */
-  *iterate(filter: JournalFilter = {}): Generator<JournalEntry> {
-    for (const batch of this.iterateBatches(filter)) yield* batch;
+  private historyStep(entry: JournalEntry, at: string): void {
+    this.statement(
+      `INSERT INTO journal_history (client_orderid, state, status, orderid, error_code, error_message, at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      entry.clientOrderId,
+      entry.state,
+      entry.status,
+      entry.orderId,
+      entry.errorCode,
+      entry.errorMessage,
+      at,
+    );
   }
 }
 
@@ -404,4 +359,28 @@ function applied(
     next.leaseUntil = null;
   }
   return next as unknown as JournalEntry;
+}
+
+/** Whether the history trigger would record a step for a row going from `before` to `after`. */
+function historyChanged(before: JournalEntry, after: JournalEntry): boolean {
+  return (
+    before.state !== after.state ||
+    before.status !== after.status ||
+    before.orderId !== after.orderId ||
+    before.errorCode !== after.errorCode ||
+    before.errorMessage !== after.errorMessage
+  );
+}
+
+/**
+ * The columns of two moves made in one UPDATE: the second's win, except an orderid the second
+ * does not name, which stays the first's (as the second UPDATE's COALESCE would keep it).
+ */
+function bothMoves(
+  first: Record<string, string | null>,
+  second: Record<string, string | null>,
+): Record<string, string | null> {
+  const both = { ...first, ...second };
+  if ('orderid' in first) both.orderid = second.orderid ?? first.orderid ?? null;
+  return both;
 }

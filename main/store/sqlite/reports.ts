@@ -4,6 +4,7 @@
 // entries only, without reading the table: the index holds every column the query reads.
 
 import type { Db } from './database';
+import { sortingInFiles } from './temp-store';
 import {
   checkDays,
   KIND_SQL,
@@ -36,7 +37,9 @@ export function summarise(db: Db, query: SummaryQuery): ReportLine[] {
   const statement = db
     .prepare<unknown[], SummaryRow>(SUMMARY_SQL(query.profileId !== undefined))
     .safeIntegers(true);
-  const rows =
-    query.profileId === undefined ? statement.all(days) : statement.all(days, query.profileId);
+  // The groups of a long range are sorted from every entry in it (temp-store.ts).
+  const rows = sortingInFiles(db, () =>
+    query.profileId === undefined ? statement.all(days) : statement.all(days, query.profileId),
+  );
   return sortLines(rows.map(lineOfRow));
 }

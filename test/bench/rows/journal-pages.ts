@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { openDatabase } from '../../../main/store/sqlite/database';
 import { Journal } from '../../../main/store/sqlite/journal';
 import type { JournalFilter } from '../../../main/store/journal/filter';
+import { whereClause } from '../../../main/store/sqlite/journal-where';
 import { journalFixture, separateJournalFixture } from '../lib/journal-fixture';
 import type { BenchLine, BenchRow } from '../lib/report';
 import { interleave, median, ms, now, ratio } from '../lib/stats';
@@ -14,6 +15,8 @@ const REPS = 5;
 /** A page takes a fraction of a millisecond: the median of a rep's calls is steady at this many. */
 const CALLS_PER_REP = 25;
 const POINT_QUERIES = 2_000;
+/** A count walks tens of thousands of entries: a few calls per rep are steady. */
+const COUNTS_PER_REP = 5;
 const PAGE = 100;
 /** The small journal the large one's filtered last page is compared with: keyset pages are flat. */
 const SMALL = 10_000;
@@ -86,6 +89,7 @@ export const journalPagesRow: BenchRow = {
             : {}),
         });
       }
+      lines.push(await countAfterWrite(db, raw, fixture.entries, filtered, context.log));
       lines.push(await flatness(journal, fixture.entries, filtered, context.log));
       return lines;
     } finally {
@@ -103,6 +107,47 @@ export const journalPagesRow: BenchRow = {
  */
 function lastPageOffset(journal: Journal, filter: JournalFilter): number {
   return Math.max(0, journal.search(filter, 0, 1).total - PAGE);
+}
+
+/**
+ * The filtered first page as the Journal screen asks it after a write (the total counted
+ * again: a fresh Journal keeps none), against the same COUNT as SQLite plans it by itself
+ * (an equality before a range: every approved entry of the journal walked).
+ */
+async function countAfterWrite(
+  db: Database.Database,
+  raw: Database.Database,
+  entries: number,
+  filtered: JournalFilter,
+  log: (message: string) => void,
+): Promise<BenchLine> {
+  const { where, params } = whereClause(filtered);
+  const plain = raw.prepare(`SELECT COUNT(*) FROM journal ${where}`).pluck();
+  const repeat = (call: () => unknown) => () => {
+    const times: number[] = [];
+    for (let i = 0; i < COUNTS_PER_REP; i++) {
+      const start = now();
+      call();
+      times.push(now() - start);
+    }
+    return Promise.resolve(median(times));
+  };
+  const project = repeat(() => new Journal(db).search(filtered, 0, PAGE));
+  const reference = repeat(() => plain.get(params));
+  await project();
+  await reference();
+  const runs = await interleave(REPS, project, reference);
+  const a = median(runs.project);
+  const b = median(runs.reference);
+  log(`row 6: count after a write ${ms(a)} (SQLite's own plan ${ms(b)})`);
+  return {
+    figure: `(extra) journal of ${entries.toLocaleString('en-US')}: filtered (status + last 30 days), first page after a write`,
+    project: ms(a),
+    reference: `the count as SQLite plans it: ${ms(b)}`,
+    ratio: ratio(a, b),
+    target: '',
+    note: `Journal.search(filter, 0, ${PAGE}) by a fresh Journal (its count and page read again, as after any write; main/store/sqlite/journal-walks.ts chooses the count's index) against \`SELECT COUNT(*)\` with the same WHERE on a read-only connection; ${REPS} reps x ${COUNTS_PER_REP} calls, interleaved, medians`,
+  };
 }
 
 /**
