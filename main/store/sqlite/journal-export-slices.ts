@@ -15,7 +15,7 @@ import type Database from 'better-sqlite3';
 import { CSV_SOURCE_COLUMNS, type RawCsvChunks } from '../journal/csv';
 import type { JournalFilter } from '../journal/filter';
 import type { TotalsGroup, TotalsTally } from '../journal/totals';
-import { whereClause } from './journal-pages';
+import { whereClause } from './journal-where';
 
 /** The ids of one slice: `lo < id <= hi`, numbered from the newest (0) down. */
 export interface Slice {
