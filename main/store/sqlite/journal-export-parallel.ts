@@ -17,15 +17,9 @@
 // worker starts, or while it is behind, the main thread makes the next slices itself, keeping
 // at most MAIN_AHEAD batches of its own ahead of the one being handed on. A worker that fails to
 // start, fails or ends leaves its unfinished slices to the main thread, from the row where it
-// stopped: the export finishes, on one thread.
-//
-// The worker's code: in the app, out/main/export-worker.cjs (its own entry in
-// vite.main.config.ts). Run from the sources (Vitest, tsx: tests and the bench), esbuild bundles
-// journal-export-worker.ts once per process into one script run as an eval'd worker: a worker
-// under tsx's loader spends a quarter of a second compiling before its first row.
+// stopped: the export finishes, on one thread. Where the worker's code is:
+// journal-export-worker-entry.ts.
 
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 import type { Db } from './database';
@@ -44,6 +38,7 @@ import {
   type WorkerStart,
   type Slice,
 } from './journal-export-slices';
+import { workerEntry, type Entry } from './journal-export-worker-entry';
 
 /** Batches the main thread makes ahead of the one being handed on, while the worker is behind. */
 const MAIN_AHEAD = 3;
@@ -207,65 +202,6 @@ export async function* parallelCsvChunks(
     options.onShared?.(helper.shared());
   }
 }
-
-/** The worker's code and how to start it, or why there is none. */
-type Entry = { url: URL } | { code: string } | { missing: string };
-
-/**
- * Readies the worker's code before the first export: in the app a look for its file, from the
- * sources the bundle (the bench readies it before it times, as the app has its file).
- */
-export async function prepareExportWorker(): Promise<void> {
-  await workerEntry();
-}
-
-/** The worker's entry (see the file's opening comment). */
-async function workerEntry(): Promise<Entry> {
-  if (import.meta.url.endsWith('.ts')) return { code: await sourceBundle() };
-  // out/main/export-worker.cjs, seen from out/main/index.cjs or out/main/chunks/*.cjs.
-  for (const path of ['./export-worker.cjs', '../export-worker.cjs']) {
-    const url = new URL(path, import.meta.url);
-    if (existsSync(fileURLToPath(url))) return { url };
-  }
-  return { missing: 'the worker is not built beside the app' };
-}
-
-interface Bundler {
-  build(options: object): Promise<{ outputFiles: { text: string }[] }>;
-}
-
-let bundled: Promise<string> | undefined;
-
-/** journal-export-worker.ts and what it imports as one CommonJS script, once per process. */
-function sourceBundle(): Promise<string> {
-  const file = fileURLToPath(new URL('./journal-export-worker.ts', import.meta.url));
-  bundled ??= (import(/* @vite-ignore */ ESBUILD) as Promise<Bundler>)
-    .then((esbuild) =>
-      esbuild.build({
-        entryPoints: [file],
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node22',
-        write: false,
-        logLevel: 'silent',
-        external: ['better-sqlite3', 'csv-stringify'],
-      }),
-    )
-    .then(
-      // An eval'd worker's require starts from the working folder: this one from the source's.
-      ({ outputFiles }) =>
-        `(function (require) {\n${outputFiles[0]?.text ?? ''}\n})(require('node:module').createRequire(${JSON.stringify(file)}));`,
-      (error: unknown) => {
-        bundled = undefined;
-        throw error;
-      },
-    );
-  return bundled;
-}
-
-/** Named apart so that the app's bundler leaves it alone: only the sources use it. */
-const ESBUILD = 'esbuild';
 
 /** The worker, as the main thread sees it: starting, working, or gone (its slices taken back). */
 export class Helper {

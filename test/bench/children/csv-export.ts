@@ -13,7 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeContent } from '../../../main/files';
 import { JournalService } from '../../../main/services/journal';
 import { openDatabase } from '../../../main/store/sqlite/database';
-import { prepareExportWorker } from '../../../main/store/sqlite/journal-export-parallel';
+import { prepareExportWorker } from '../../../main/store/sqlite/journal-export-worker-entry';
 import { SqliteJournalPort } from '../../../main/store/sqlite/journal-port';
 
 const [file = '', mode = '', out = ''] = process.argv.slice(2);
