@@ -22,10 +22,10 @@ import type { Shared } from '../../../main/store/sqlite/journal-export-parallel'
 import { Profiles } from '../../../main/store/sqlite/profiles';
 
 /** Entries: enough for sixty batches of BATCH, so both threads make many. */
-const ENTRIES = 6_000;
-const BATCH = 100;
+const ENTRIES = 3_000;
+const BATCH = 50;
 /** The fewest entries shared with a worker in these tests (the app's is larger). */
-const PARALLEL_FROM = 100;
+const PARALLEL_FROM = 50;
 const DAY_MS = 86_400_000;
 
 let dir: string;
