@@ -21,7 +21,7 @@
 // (EXPORT_CACHE_SIZE) and by the file's reused write buffers (files.ts). On two cores it halves
 // the main thread's CPU for an export (100,000 entries: 250-350 ms instead of 450-600) and adds
 // about a fifth to the process's (the worker's start, its code not yet optimised), so the export
-// is faster only when the other core is free: in a quiet minute 1,000,000 entries took 1.17x a
+// is faster only when the other core is free: in a quiet minute 1,000,000 entries took 1.2x a
 // raw read of the journal instead of 1.8x; beside other work it is about as fast as on one
 // thread, the worker giving way to the main thread. Fewer entries, a worker that cannot
 // start, is late to the snapshot or dies: the main thread makes the rest alone.
