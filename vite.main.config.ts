@@ -42,6 +42,11 @@ export default defineConfig(({ mode }) => ({
       external: isExternal,
       input: {
         index: path.join(import.meta.dirname, 'main/boot.ts'),
+        // The CSV export's worker thread, started by path (journal-export-parallel.ts).
+        'export-worker': path.join(
+          import.meta.dirname,
+          'main/store/sqlite/journal-export-worker.ts',
+        ),
         ...(mode === 'bench' && { headless: path.join(import.meta.dirname, 'main/headless.ts') }),
       },
       output: {

@@ -17,39 +17,49 @@ export async function writeContent(path: string, content: FileContent): Promise<
   }
   const partial = `${path}.partial`;
   const file = await open(partial, 'w');
-  // Chunks are gathered to WRITE_BYTES and written with one writev (no copy) where they belong
-  // in the file (each write names its position): a few writes at a time on libuv's threads
-  // while the next chunks are made. A source faster than the disk waits for the oldest write
-  // once WRITES_AHEAD are under way, so memory holds a few megabytes at most, and the source
-  // rarely waits on a thread that a busy machine has not yet run.
-  const writing: Promise<void>[] = [];
-  let gathered: Uint8Array[] = [];
-  let gatheredBytes = 0;
+  // Chunks are copied into buffers of WRITE_BYTES, each written whole with one write where it
+  // belongs in the file (each write names its position): a few writes at a time on libuv's
+  // threads while the next chunks are made. A source faster than the disk waits for the oldest
+  // write once WRITES_AHEAD are under way, and that write's buffer takes the next chunks: memory
+  // holds WRITES_AHEAD + 1 buffers whatever the file's size. Copied, a chunk is garbage at once
+  // and goes with the next young collection; kept until its write was done, each chunk outlived
+  // a few and waited, with the file's size of others, for a full collection.
+  const writing: { done: Promise<void>; buffer: Buffer }[] = [];
+  const spare: Buffer[] = [];
+  let buffer: Buffer = Buffer.allocUnsafeSlow(WRITE_BYTES);
+  let used = 0;
   let position = 0;
   const flush = async () => {
-    if (gatheredBytes === 0) return;
-    if (writing.length >= WRITES_AHEAD) await writing.shift();
-    const write = writeAll(file, gathered, position);
+    if (used === 0) return;
+    if (writing.length >= WRITES_AHEAD) {
+      const oldest = writing.shift() as (typeof writing)[number];
+      await oldest.done;
+      spare.push(oldest.buffer);
+    }
+    const done = writeAll(file, [buffer.subarray(0, used)], position);
     // Its failure is seen when it is awaited; until then it is not an unhandled rejection.
-    write.catch(() => undefined);
-    writing.push(write);
-    position += gatheredBytes;
-    gathered = [];
-    gatheredBytes = 0;
+    done.catch(() => undefined);
+    writing.push({ done, buffer });
+    position += used;
+    used = 0;
+    buffer = spare.pop() ?? Buffer.allocUnsafeSlow(WRITE_BYTES);
   };
   try {
     for await (const chunk of content()) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-      if (bytes.byteLength === 0) continue;
-      gathered.push(bytes);
-      gatheredBytes += bytes.byteLength;
-      if (gatheredBytes >= WRITE_BYTES) await flush();
+      for (let from = 0; from < bytes.byteLength;) {
+        const part = Math.min(bytes.byteLength - from, WRITE_BYTES - used);
+        buffer.set(bytes.subarray(from, from + part), used);
+        used += part;
+        from += part;
+        if (used === WRITE_BYTES) await flush();
+      }
     }
     await flush();
-    for (const write of writing.splice(0)) await write;
+    for (const write of writing.splice(0)) await write.done;
     await file.close();
   } catch (error) {
-    await Promise.allSettled(writing);
+    await Promise.allSettled(writing.map((write) => write.done));
     await file.close().catch(() => undefined);
     await rm(partial, { force: true });
     throw error;
@@ -57,7 +67,7 @@ export async function writeContent(path: string, content: FileContent): Promise<
   await rename(partial, path);
 }
 
-/** Bytes gathered into one write (a journal export's chunks are about 190 KB each). */
+/** Bytes written at once (a journal export's chunks are about 190 KB each). */
 const WRITE_BYTES = 1024 * 1024;
 /** Writes under way at once while a chunked content is written. */
 const WRITES_AHEAD = 4;

@@ -1,5 +1,5 @@
 // The journal's CSV export on SQLite: one consistent view of the journal, made into UTF-8 chunks
-// in order on the main thread, a batch at a time, the event loop turning between batches.
+// in order, a batch at a time, the event loop turning between batches.
 //
 // One export = one snapshot. The export reads on its own read-only connection, in one read
 // transaction held from its first read to its end (WAL lets the app's connection, and other
@@ -13,21 +13,42 @@
 // event loop between them: one COUNT(*) over a million index entries would hold the main thread
 // long enough for the window to notice.
 //
-// One thread: a worker reading alternate slices of the same snapshot writes the same bytes, but
-// a Node worker costs memory of its own (the export has a memory budget, docs/performance.md)
-// and time to start, and on two cores that other work keeps busy it cannot make the export
-// faster.
+// Two threads from PARALLEL_FROM entries: making the lines is most of the export's work and the
+// main thread is otherwise mostly idle while a clerk exports, so a worker thread makes about
+// half of them, from a snapshot proven to be this one (journal-export-parallel.ts), with the same
+// bytes. It costs about 20 MiB while it runs (a bare Node worker is 16) and 40-50 ms to start,
+// in which the main thread makes the first slices; made room for by the export's page cache
+// (EXPORT_CACHE_SIZE) and by the file's reused write buffers (files.ts). On two cores it halves
+// the main thread's CPU for an export (100,000 entries: 250-350 ms instead of 450-600) and adds
+// about a fifth to the process's (the worker's start, its code not yet optimised), so the export
+// is faster only when the other core is free: in a quiet minute 1,000,000 entries took 1.2x a
+// raw read of the journal instead of 1.8x; beside other work it is about as fast as on one
+// thread, the worker giving way to the main thread. Fewer entries, a worker that cannot
+// start, is late to the snapshot or dies: the main thread makes the rest alone.
 //
 // An in-memory database (tests) cannot be opened twice, nor a file moved away from its folder
 // while the app runs: they are read on the app's connection, and entries newer than the first
 // batch are left out (the newest id is fixed up front).
 
 import { openReadOnly, type Db } from './database';
-import { CSV_SOURCE_COLUMNS, RawCsvChunks, tallyRawRow, type CsvChunk } from '../journal/csv';
+import {
+  CSV_SOURCE_COLUMNS,
+  RawCsvChunks,
+  tallyRawRow,
+  type CsvChunk,
+  type ProfileName,
+} from '../journal/csv';
 import { TotalsTally } from '../journal/totals';
 import { csvLineWriter } from '../csv-record';
 import type { JournalFilter } from '../journal/filter';
 import { JournalPages, whereClause } from './journal-pages';
+import {
+  Helper,
+  parallelCsvChunks,
+  profileNames,
+  writesSeen,
+  type ParallelOptions,
+} from './journal-export-parallel';
 
 /** Entries (about) per piece of the count of a whole journal: a few milliseconds each. */
 const COUNT_PIECE = 65_536;
@@ -36,12 +57,27 @@ const WHOLE_COUNT_SPAN = 262_144;
 /** The most pieces a count is cut into, however far apart the ids are. */
 const MAX_COUNT_PIECES = 4_096;
 
+/**
+ * SQLite's page cache of an export's connections, in KiB (negative: a size, not pages). A read
+ * of the journal from end to end meets each page once; better-sqlite3's default cache (16 MiB)
+ * would fill with pages never read again and stay resident to the end of the export.
+ */
+export const EXPORT_CACHE_SIZE = -256;
+/** Exports of fewer entries than this are made on the main thread alone. */
+const PARALLEL_FROM = 20_000;
+
+export interface ExportOptions extends ParallelOptions {
+  /** The fewest entries an export shares with a worker thread (tests: fewer). */
+  parallelFrom?: number;
+}
+
 /** The filter's CSV chunks (without the header) from one snapshot of the journal on `db`'s file. */
 export async function* snapshotCsvChunks(
   db: Db,
   filter: JournalFilter,
   size: number,
-  profileName?: (id: string) => string,
+  profileName: ProfileName = (id) => id,
+  options: ExportOptions = {},
 ): AsyncGenerator<CsvChunk> {
   if (db.memory) {
     yield* connectionCsvChunks(db, filter, size, profileName);
@@ -56,38 +92,97 @@ export async function* snapshotCsvChunks(
     yield* connectionCsvChunks(db, filter, size, profileName);
     return;
   }
+  let helper: Helper | undefined;
   try {
+    // What the app had written before the snapshot: a worker's snapshot is the same only if
+    // this has not changed once it has taken it (journal-export-parallel.ts).
+    const seen = writesSeen(db);
     // Deferred: the snapshot is the one the first read sees, and lasts to the ROLLBACK.
+    reader.pragma(`cache_size = ${EXPORT_CACHE_SIZE}`);
     reader.exec('BEGIN');
-    yield* connectionCsvChunks(reader, filter, size, profileName);
+    const parallelFrom = options.parallelFrom ?? PARALLEL_FROM;
+    // The worker starts while the entries are counted, when there may be enough of them: the
+    // journal's span of ids is at least its count, and a count of a few is quick.
+    let names: [string, string][] = [];
+    if (seen !== undefined && idSpan(reader) >= parallelFrom) {
+      names = profileNames(reader, profileName);
+      helper = new Helper(
+        db,
+        seen,
+        {
+          file: db.name,
+          filter,
+          size,
+          cacheSize: EXPORT_CACHE_SIZE,
+          names,
+        },
+        options.onWorker,
+      );
+    }
+    const total = await countOf(reader, filter);
+    yield { content: '', entries: 0, total };
+    if (helper && total >= parallelFrom) {
+      yield* parallelCsvChunks(helper, reader, filter, size, total, names, profileName, options);
+    } else {
+      helper?.stop();
+      yield* rowChunks(reader, filter, size, profileName);
+    }
   } finally {
+    helper?.stop();
     if (reader.inTransaction) reader.exec('ROLLBACK');
     reader.close();
   }
 }
 
+/** Ids from the journal's oldest to its newest (0 when it is empty): at least its count. */
+function idSpan(db: Db): number {
+  const end = (which: 'MIN' | 'MAX') =>
+    db.prepare(`SELECT ${which}(id) FROM journal`).pluck().safeIntegers(true).get() as
+      bigint | null;
+  const oldest = end('MIN');
+  const newest = end('MAX');
+  return oldest === null || newest === null ? 0 : Number(newest - oldest + 1n);
+}
+
+/** The filter's count: of a whole journal in pieces, with turns of the event loop between. */
+async function countOf(db: Db, filter: JournalFilter): Promise<number> {
+  return whereClause(filter).where === ''
+    ? await countInPieces(db)
+    : new JournalPages(db).count(filter);
+}
+
 /**
- * The export on one connection: the count (a chunk that says the total), then batches of `size`
- * of the filter's rows, newest first, each read to its end and turned straight into UTF-8
- * (csv.ts RawCsvChunks, its records written by csv-record.ts), and last the totals of the lines
- * written, added up as they went (tallyRawRow).
+ * The export on one connection: the count (a chunk that says the total), then the rows
+ * (rowChunks).
  */
 async function* connectionCsvChunks(
   db: Db,
   filter: JournalFilter,
   size: number,
-  profileName?: (id: string) => string,
+  profileName: ProfileName,
 ): AsyncGenerator<CsvChunk> {
-  const pages = new JournalPages(db);
-  const total = whereClause(filter).where === '' ? await countInPieces(db) : pages.count(filter);
-  yield { content: '', entries: 0, total };
+  yield { content: '', entries: 0, total: await countOf(db, filter) };
+  yield* rowChunks(db, filter, size, profileName);
+}
+
+/**
+ * Batches of `size` of the filter's rows, newest first, each read to its end and turned
+ * straight into UTF-8 (csv.ts RawCsvChunks, its records written by csv-record.ts), and last the
+ * totals of the lines written, added up as they went (tallyRawRow).
+ */
+async function* rowChunks(
+  db: Db,
+  filter: JournalFilter,
+  size: number,
+  profileName: ProfileName,
+): AsyncGenerator<CsvChunk> {
   const csv = new RawCsvChunks(await csvLineWriter(), profileName);
   const tally = new TotalsTally();
   const add = (row: readonly unknown[]) => {
     csv.add(row);
     tallyRawRow(tally, row);
   };
-  for (const entries of pages.rawBatches(filter, size, CSV_SOURCE_COLUMNS, add)) {
+  for (const entries of new JournalPages(db).rawBatches(filter, size, CSV_SOURCE_COLUMNS, add)) {
     yield { content: csv.take(), entries };
   }
   yield { content: '', entries: 0, totals: tally.totals() };

@@ -69,6 +69,25 @@ afterEach(() => {
 });
 
 describe('CSV export', () => {
+  it('writes chunks of any size in order, some larger than one write and many smaller', async () => {
+    const out = join(dir, 'sizes.csv');
+    // Sizes around the writer's 1 MiB buffers: under, exactly, across and several times over.
+    const sizes = [1, 1_048_575, 1, 1_048_576, 3_000_001, 0, 17, 524_288, 524_288, 2_097_153];
+    const chunks = sizes.map((size, i) => {
+      const bytes = new Uint8Array(size);
+      for (let at = 0; at < size; at++) bytes[at] = (at * 31 + i * 7) % 251;
+      return bytes;
+    });
+    await writeContent(out, async function* () {
+      for (const [i, chunk] of chunks.entries()) {
+        yield i % 3 === 2 ? Buffer.from(chunk) : chunk;
+        await Promise.resolve();
+      }
+      yield 'the end';
+    });
+    expect(readFileSync(out).equals(Buffer.concat([...chunks, Buffer.from('the end')]))).toBe(true);
+  });
+
   it('writes the same text as the whole CSV, in chunks, with progress to the total', async () => {
     const out = join(dir, 'journal.csv');
     const progress: ExportProgress[] = [];
