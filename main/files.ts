@@ -22,8 +22,8 @@ export async function writeContent(path: string, content: FileContent): Promise<
   // threads while the next chunks are made. A source faster than the disk waits for the oldest
   // write once WRITES_AHEAD are under way, and that write's buffer takes the next chunks: memory
   // holds WRITES_AHEAD + 1 buffers whatever the file's size. Copied, a chunk is garbage at once
-  // and goes with the next young collection; kept until its write was done, each chunk outlived
-  // a few and waited, with the file's size of others, for a full collection.
+  // and goes with the next young collection, instead of living on until its write is done and
+  // then waiting, with every other chunk of the file, for a full collection.
   const writing: { done: Promise<void>; buffer: Buffer }[] = [];
   const spare: Buffer[] = [];
   let buffer: Buffer = Buffer.allocUnsafeSlow(WRITE_BYTES);

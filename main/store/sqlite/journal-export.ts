@@ -16,15 +16,13 @@
 // Two threads from PARALLEL_FROM entries: making the lines is most of the export's work and the
 // main thread is otherwise mostly idle while a clerk exports, so a worker thread makes about
 // half of them, from a snapshot proven to be this one (journal-export-parallel.ts), with the same
-// bytes. It costs about 20 MiB while it runs (a bare Node worker is 16) and 40-50 ms to start,
-// in which the main thread makes the first slices; made room for by the export's page cache
-// (EXPORT_CACHE_SIZE) and by the file's reused write buffers (files.ts). On two cores it halves
-// the main thread's CPU for an export (100,000 entries: 250-350 ms instead of 450-600) and adds
-// about a fifth to the process's (the worker's start, its code not yet optimised), so the export
-// is faster only when the other core is free: in a quiet minute 1,000,000 entries took 1.2x a
-// raw read of the journal instead of 1.8x; beside other work it is about as fast as on one
-// thread, the worker giving way to the main thread. Fewer entries, a worker that cannot
-// start, is late to the snapshot or dies: the main thread makes the rest alone.
+// bytes. The worker has a memory and a start of its own, in which the main thread makes the
+// first slices; the export's small page cache (EXPORT_CACHE_SIZE) and the file's reused write
+// buffers (files.ts) make room for it. It halves the main thread's share of the work and adds
+// its start to the process's, so the export is faster only when the other core is free; beside
+// other work the worker gives way to the main thread (figures: docs/performance.md). Fewer
+// entries, a worker that cannot start, is late to the snapshot or dies: the main thread makes
+// the rest alone.
 //
 // An in-memory database (tests) cannot be opened twice, nor a file moved away from its folder
 // while the app runs: they are read on the app's connection, and entries newer than the first

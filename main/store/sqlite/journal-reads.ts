@@ -68,8 +68,8 @@ export class JournalReads {
   /** Every entry acting on an order (captures, refunds, voids of it), oldest first. */
   forTarget(orderId: string): JournalEntry[] {
     // Sorted here, not by ORDER BY: SQLite reads the few rows from journal_target either way,
-    // and the ORDER BY made every run of this query (once per action on an order, under its
-    // claim) several times slower, rows or none.
+    // and an ORDER BY would build a temporary B-tree on every run of this query (once per
+    // action on an order, under its claim), rows or none.
     const rows = this.statement('SELECT * FROM journal WHERE target_orderid = ?')
       .safeIntegers(true)
       .all(orderId) as JournalRow[];
@@ -79,8 +79,8 @@ export class JournalReads {
   /** Every entry acting on an order or being it, oldest first (an order's page). */
   ofOrder(orderId: string): JournalEntry[] {
     // An OR of the two indexed columns: SQLite answers it from journal_target and journal_orderid.
-    // Sorted here, as forTarget: an ORDER BY sorts the few rows in a temporary B-tree, which
-    // made the query about four times slower, rows or none.
+    // Sorted here, as forTarget: an ORDER BY would sort the few rows in a temporary B-tree on
+    // every run, rows or none.
     const rows = this.statement(
       'SELECT * FROM journal WHERE target_orderid = @orderId OR orderid = @orderId',
     )

@@ -5,13 +5,13 @@
 // of the journal: its history trigger runs after the row is written) first copies each page it
 // changes to a statement journal, to undo itself alone. A journal entry's INSERT changes about 20
 // pages (the row, each index, the history), more than the 64 KiB SQLite keeps in memory before it
-// moves that journal to a temporary file: every write-ahead then wrote its 80 KB to a file (about
-// 40 pwrite calls) and truncated it. So the connection keeps temporary storage in memory.
+// moves that journal to a temporary file, written and truncated for every write-ahead entry. So
+// the connection keeps temporary storage in memory.
 //
 // The same setting holds a sort's every row in memory: a GROUP BY or an ORDER BY that no index
 // serves sorts every row it reads, not only the rows it returns, and in files SQLite spills a
-// large sort to disk past its cache. The journal's totals of one profile over 1,000,000 entries
-// grew the process by about 119 MiB in memory against 16 MiB in files. The reads that may sort a
+// large sort to disk past its cache, where in memory it grows the process by the whole sort
+// (docs/performance.md, "Journal reads at 1,000,000 entries"). The reads that may sort a
 // whole journal (the totals' groups, the daily close's, every id of a filter's dates) run in
 // `sortingInFiles`. The setting is the connection's; all of its use is on one thread, so nothing
 // else runs on it meanwhile.
