@@ -15,7 +15,7 @@ import { MemorySecretStore } from '../../main/secrets';
 import { Connections } from '../../main/services/connection';
 import { openDatabase, type Db } from '../../main/store/sqlite/database';
 import { Profiles } from '../../main/store/sqlite/profiles';
-import { approvedOrder, SHOP } from '../support/shop';
+import { approvedOrder, SHOP, shopProfile } from '../support/shop';
 import { CONTROL_KEY } from '../support/samples';
 
 function rsaKeys() {
@@ -45,13 +45,7 @@ beforeEach(async () => {
     log: () => undefined,
   });
   const profiles = new Profiles(db);
-  profileId = profiles.create({
-    name: 'Sandbox',
-    environment: 'sandbox',
-    baseUrl: sandbox.baseUrl,
-    endpointId: SHOP.endpointId,
-    login: SHOP.login,
-  }).id;
+  profileId = shopProfile(db, sandbox);
   secrets = new MemorySecretStore();
   await secrets.set(profileId, 'control-key', CONTROL_KEY);
   await secrets.set(profileId, 'rsa-private-key', first.privateKeyPem);

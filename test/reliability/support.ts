@@ -15,8 +15,7 @@ import { openDatabase, type Db } from '../../main/store/sqlite/database';
 import { Journal } from '../../main/store/sqlite/journal';
 import type { JournalPort } from '../../main/store/journal/port';
 import { SqliteJournalPort } from '../../main/store/sqlite/journal-port';
-import { Profiles } from '../../main/store/sqlite/profiles';
-import { SHOP } from '../support/shop';
+import { SHOP, shopProfile } from '../support/shop';
 import { CONTROL_KEY } from '../support/samples';
 import { orderDesk } from '../support/order-desk';
 
@@ -72,13 +71,7 @@ export function createDesk(sandbox: Sandbox): Desk {
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-reliability-'));
   const file = join(dir, 'paydesk.sqlite');
   const setup = openDatabase(file);
-  const profileId = new Profiles(setup).create({
-    name: 'Sandbox',
-    environment: 'sandbox',
-    baseUrl: sandbox.baseUrl,
-    endpointId: SHOP.endpointId,
-    login: SHOP.login,
-  }).id;
+  const profileId = shopProfile(setup, sandbox);
   setup.close();
   return {
     dir,
