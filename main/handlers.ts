@@ -221,19 +221,29 @@ export function createHandlers(services: PaydeskServices, deps: DesktopDeps): Ha
         // result says how many entries the file holds, for the notice.
         let count = 0;
         let totals: JournalTotals | undefined;
-        const saved = await deps.saveFile(
-          `paydesk-journal-${stamp}.csv`,
-          () =>
-            services.journal.csvChunks(
-              filter,
-              (progress) => {
-                count = progress.done;
-                deps.exportProgress?.(progress);
-              },
-              (t) => (totals = t),
-            ),
-          'csv',
-        );
+        // What the export can start before its file is chosen starts now, while the person is
+        // in the dialog, and is let go once the dialog has closed (the export used it, or the
+        // person cancelled).
+        const prepared = services.journal.prepareCsv();
+        let saved: Awaited<ReturnType<DesktopDeps['saveFile']>>;
+        try {
+          saved = await deps.saveFile(
+            `paydesk-journal-${stamp}.csv`,
+            () =>
+              services.journal.csvChunks(
+                filter,
+                (progress) => {
+                  count = progress.done;
+                  deps.exportProgress?.(progress);
+                },
+                (t) => (totals = t),
+                prepared,
+              ),
+            'csv',
+          );
+        } finally {
+          prepared.end();
+        }
         if (!saved.saved) return { ...saved, count: 0 };
         // The totals of the lines written, in a file of their own beside the export (its name
         // with .totals.csv): the export stays one table for a program to read.

@@ -8,7 +8,12 @@ import { formatMinor } from '../gateway/amount';
 import { CSV_COLUMN_NAMES, totalsCsvLines } from '../store/journal/csv';
 import type { JournalTotals, Sum } from '../store/journal/totals';
 import { csvLineWriter } from '../store/csv-record';
-import type { JournalEntry, JournalFilter, JournalPort } from '../store/journal/port';
+import type {
+  JournalEntry,
+  JournalFilter,
+  JournalPort,
+  PreparedExport,
+} from '../store/journal/port';
 import { actionLabel } from '../../common/journal-actions';
 import { ServiceError } from './errors';
 
@@ -181,6 +186,15 @@ export class JournalService {
   }
 
   /**
+   * Starts what the store can of an export before its file is chosen (on SQLite the worker
+   * thread of a large export: its start is then not part of the wait for the file). Hand it to
+   * csvChunks; end() it once the save dialog has closed, whether an export ran or not.
+   */
+  prepareCsv(): PreparedExport {
+    return this.journal.prepareCsvExport?.() ?? { end: () => undefined };
+  }
+
+  /**
    * The CSV of the filter's entries, newest first, in chunks of EXPORT_BATCH lines (UTF-8 bytes
    * from SQLite, text from another port), to be written to the file as they come: memory holds
    * a few chunks, not the whole file, and the event loop turns between chunks (one takes a few
@@ -195,11 +209,13 @@ export class JournalService {
     filter: JournalFilter,
     onProgress?: (progress: ExportProgress) => void,
     onTotals?: (totals: JournalTotals) => void,
+    prepared?: PreparedExport,
   ): AsyncGenerator<string | Uint8Array> {
     let done = 0;
     let total: number | undefined;
     yield (await csvLineWriter())(CSV_COLUMN_NAMES);
-    for await (const chunk of this.journal.csvChunks(filter, EXPORT_BATCH, this.profileName)) {
+    const chunks = this.journal.csvChunks(filter, EXPORT_BATCH, this.profileName, prepared);
+    for await (const chunk of chunks) {
       if (chunk.totals) onTotals?.(chunk.totals);
       const counted = total === undefined && chunk.total !== undefined;
       total ??= chunk.total;

@@ -163,10 +163,26 @@ export interface JournalPort {
     filter: JournalFilter,
     size: number,
     profileName?: (id: string) => string,
+    prepared?: PreparedExport,
   ): AsyncIterable<CsvChunk>;
+  /**
+   * Starts what an export will need before the export itself, while the person chooses its file
+   * (SQLite: the worker thread that makes part of a large export's lines), for csvChunks to
+   * take. A store with nothing to start has none.
+   */
+  prepareCsvExport?(): PreparedExport;
   /**
    * The daily close (Reports): the entries of the days grouped by day, currency, kind, operator
    * and outcome, counted and summed by the store's own SQL (journal/summary.ts).
    */
   summary(query: SummaryQuery): Promise<ReportLine[]>;
+}
+
+/**
+ * What a store started ahead of an export (JournalPort.prepareCsvExport): the export that is
+ * handed it uses it and lets it go; end() lets it go when no export came (the save dialog was
+ * cancelled). Ending it twice, or after its export, does nothing.
+ */
+export interface PreparedExport {
+  end(): void;
 }

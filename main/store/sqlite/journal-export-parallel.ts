@@ -17,10 +17,11 @@
 // worker starts, or while it is behind, the main thread makes the next slices itself, keeping
 // at most MAIN_AHEAD batches of its own ahead of the one being handed on. A worker that fails to
 // start, fails or ends leaves its unfinished slices to the main thread, from the row where it
-// stopped: the export finishes, on one thread. Where the worker's code is:
+// stopped: the export finishes, on one thread. The thread itself (started here, or before the
+// export while its file was chosen): journal-export-thread.ts; its code:
 // journal-export-worker-entry.ts.
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 import type { Db } from './database';
 import { csvLineWriter } from '../csv-record';
@@ -34,11 +35,12 @@ import {
   slicesOf,
   type ChunkMessage,
   type MainMessage,
+  type WorkerData,
   type WorkerMessage,
   type WorkerStart,
   type Slice,
 } from './journal-export-slices';
-import { workerEntry, type Entry } from './journal-export-worker-entry';
+import { ExportThread } from './journal-export-thread';
 
 /** Batches the main thread makes ahead of the one being handed on, while the worker is behind. */
 const MAIN_AHEAD = 3;
@@ -52,8 +54,6 @@ const WARM_BATCHES = 4;
 const WORKER_SLICES = 3;
 /** A worker silent for this long while it is waited for is ended, and its slices made here. */
 const WORKER_SILENCE_MS = 10_000;
-/** The worker's young heap: its garbage is a batch of short lines, collected young. */
-const WORKER_YOUNG_MB = 2;
 
 /** How an export was shared out (for tests and the bench). */
 export interface Shared {
@@ -205,7 +205,7 @@ export async function* parallelCsvChunks(
 
 /** The worker, as the main thread sees it: starting, working, or gone (its slices taken back). */
 export class Helper {
-  private worker: Worker | undefined;
+  private readonly thread: ExportThread;
   private state: 'starting' | 'working' | 'gone' = 'starting';
   private ready: { newest: bigint | null } | undefined;
   private states: SliceState[] = [];
@@ -218,16 +218,29 @@ export class Helper {
   private heard: (() => void) | undefined;
 
   /**
-   * Starts the worker on `start`; `seen` is writesSeen(app) from before the main reader's
-   * snapshot was taken.
+   * Hands the export `start` to `given` (a thread started before the export, while the file was
+   * chosen), or to a thread started now when there is none or it is gone; `seen` is
+   * writesSeen(app) from before the main reader's snapshot was taken.
    */
   constructor(
     private readonly app: Db,
     private readonly seen: string | undefined,
+    data: WorkerData,
     start: WorkerStart,
-    private readonly onWorker?: (worker: Worker) => void,
+    given?: ExportThread,
+    onWorker?: (worker: Worker) => void,
   ) {
-    void this.start(start);
+    const listener = {
+      message: (message: WorkerMessage) => this.hear(message),
+      gone: (why: string) => this.leave(why),
+    };
+    if (given && !given.gone && given.take(listener, onWorker)) {
+      this.thread = given;
+    } else {
+      this.thread = new ExportThread(data);
+      this.thread.take(listener, onWorker);
+    }
+    this.thread.post({ type: 'begin', start });
   }
 
   /** The slices, the main snapshot's newest id, and who hears the worker's chunks. */
@@ -282,39 +295,6 @@ export class Helper {
     return { workerEntries: this.workerEntries, ...(this.alone && { alone: this.alone }) };
   }
 
-  private async start(start: WorkerStart): Promise<void> {
-    let entry: Entry;
-    try {
-      entry = await workerEntry();
-    } catch (error) {
-      entry = { missing: `the worker could not be made: ${String(error)}` };
-    }
-    if (this.state === 'gone') return;
-    if ('missing' in entry) {
-      this.leave(entry.missing);
-      return;
-    }
-    try {
-      const options = {
-        workerData: start,
-        // Not the parent's flags (tsx's loader, when the sources run under it).
-        execArgv: [],
-        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-      };
-      this.worker =
-        'url' in entry
-          ? new Worker(entry.url, options)
-          : new Worker(entry.code, { ...options, eval: true });
-    } catch (error) {
-      this.leave(`the worker did not start: ${String(error)}`);
-      return;
-    }
-    this.worker.on('message', (message: WorkerMessage) => this.hear(message));
-    this.worker.on('error', (error: Error) => this.leave(`the worker failed: ${error.message}`));
-    this.worker.on('exit', (code) => this.leave(`the worker ended (${code})`));
-    this.onWorker?.(this.worker);
-  }
-
   private hear(message: WorkerMessage): void {
     if (this.state === 'gone') return;
     if (message.type === 'ready') {
@@ -353,11 +333,11 @@ export class Helper {
     this.state = 'gone';
     if (why) this.alone = why;
     for (const s of this.states) if (s.owner === 'worker' && !s.done) s.owner = 'main';
-    void this.worker?.terminate();
+    this.thread.end(why);
     this.heard?.();
   }
 
   private post(message: MainMessage): void {
-    this.worker?.postMessage(message);
+    this.thread.post(message);
   }
 }

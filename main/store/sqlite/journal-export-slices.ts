@@ -46,16 +46,24 @@ export interface ReadyMessage {
 
 export type WorkerMessage = ReadyMessage | ChunkMessage | { type: 'failed'; message: string };
 
-/** What the main thread sends: a slice to make, or that a chunk of the worker's was written. */
-export type MainMessage = { type: 'slice'; slice: Slice } | { type: 'taken' };
+/**
+ * What the main thread sends: the export's work (once, first: the worker then takes its
+ * snapshot), a slice to make, or that a chunk of the worker's was written.
+ */
+export type MainMessage =
+  { type: 'begin'; start: WorkerStart } | { type: 'slice'; slice: Slice } | { type: 'taken' };
 
-/** What the worker starts from. */
-export interface WorkerStart {
+/** What the worker opens when it starts, before it knows its export (journal-export-thread.ts). */
+export interface WorkerData {
   file: string;
-  filter: JournalFilter;
-  size: number;
   /** SQLite's cache_size for the worker's connection (journal-export.ts EXPORT_CACHE_SIZE). */
   cacheSize: number;
+}
+
+/** The export the worker takes part in. */
+export interface WorkerStart {
+  filter: JournalFilter;
+  size: number;
   /** Every profile id of the snapshot's journal and its name as the export writes it. */
   names: [string, string][];
 }

@@ -1,7 +1,8 @@
-// The worker thread of a parallel CSV export (journal-export-parallel.ts starts it): it takes its
-// own snapshot of the journal on a read-only connection, says so, and then makes the slices the
-// main thread hands it into UTF-8 lines, a batch at a time, each batch sent back as a
-// transferred buffer with its rows' totals. It keeps at most AHEAD batches unwritten: the main
+// The worker thread of a parallel CSV export (journal-export-thread.ts starts it, possibly before
+// its export, while the person chooses the file): it opens the journal read-only and waits for
+// its export ('begin'); then it takes its own snapshot, says so, and makes the slices the main
+// thread hands it into UTF-8 lines, a batch at a time, each batch sent back as a transferred
+// buffer with its rows' totals. It keeps at most AHEAD batches unwritten: the main
 // thread says when one is written, so a worker faster than the file holds no more than that.
 // Whether its snapshot is the main thread's is decided on the main thread; a worker whose
 // snapshot is not is simply ended. Built as its own entry (vite.main.config.ts: export-worker).
@@ -20,6 +21,7 @@ import {
   type ChunkMessage,
   type MainMessage,
   type Slice,
+  type WorkerData,
   type WorkerMessage,
   type WorkerStart,
 } from './journal-export-slices';
@@ -49,28 +51,25 @@ function giveWayToTheMainThread(): void {
 giveWayToTheMainThread();
 const port = parentPort;
 if (!port) throw new Error('journal-export-worker runs as a worker thread');
-const start = workerData as WorkerStart;
+const data = workerData as WorkerData;
 
-const db = openReadOnly(start.file);
-// The snapshot: the first read inside the transaction fixes it, to the end of the export.
-db.pragma(`cache_size = ${start.cacheSize}`);
-db.exec('BEGIN');
-const newest = db.prepare('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get() as
-  bigint | null;
+const db = openReadOnly(data.file);
+db.pragma(`cache_size = ${data.cacheSize}`);
 
+let start: WorkerStart | undefined;
 const queue: Slice[] = [];
 let unwritten = 0;
 let wake: (() => void) | undefined;
 port.on('message', (message: MainMessage) => {
-  if (message.type === 'slice') queue.push(message.slice);
+  if (message.type === 'begin') start = message.start;
+  else if (message.type === 'slice') queue.push(message.slice);
   else unwritten--;
   wake?.();
 });
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) =>
   port.postMessage(message, transfer);
-post({ type: 'ready', newest });
 
-const names = new Map(start.names);
+const names = new Map<string, string>();
 const nameOf = (id: string): string => {
   const name = names.get(id);
   // Every id of the snapshot was named by the main thread: another id means another snapshot.
@@ -91,11 +90,27 @@ function waitForMessage(): Promise<void> {
   return new Promise((resolve) => (wake = resolve));
 }
 
+/**
+ * Waits for its export, takes the snapshot (the first read inside the transaction fixes it, to
+ * the export's end) and says so with the journal's newest id in it.
+ */
+async function begin(): Promise<WorkerStart> {
+  while (!start) await waitForMessage();
+  db.exec('BEGIN');
+  const newest = db.prepare('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get() as
+    bigint | null;
+  post({ type: 'ready', newest });
+  for (const [id, name] of start.names) names.set(id, name);
+  return start;
+}
+
 /** Makes the slices it is given, for as long as the main thread keeps it. */
 async function run(): Promise<void> {
-  const csv = new RawCsvChunks(await csvLineWriter(), nameOf);
+  const line = await csvLineWriter();
+  const work = await begin();
+  const csv = new RawCsvChunks(line, nameOf);
   const tally = new GroupTally();
-  const rows = sliceStatement(db, start.filter);
+  const rows = sliceStatement(db, work.filter);
   for (;;) {
     const slice = queue.shift();
     if (!slice) {
@@ -105,7 +120,7 @@ async function run(): Promise<void> {
     let below = slice.hi;
     for (;;) {
       while (unwritten >= AHEAD) await waitForMessage();
-      const read = readBatch(rows, slice, below, start.size, csv, (row) => tally.add(row));
+      const read = readBatch(rows, slice, below, work.size, csv, (row) => tally.add(row));
       below = read.below;
       const { bytes, buffer } = ownBuffer(csv.take());
       const message: ChunkMessage = {

@@ -20,9 +20,11 @@
 // first slices; the export's small page cache (EXPORT_CACHE_SIZE) and the file's reused write
 // buffers (files.ts) make room for it. It halves the main thread's share of the work and adds
 // its start to the process's, so the export is faster only when the other core is free; beside
-// other work the worker gives way to the main thread (figures: docs/performance.md). Fewer
-// entries, a worker that cannot start, is late to the snapshot or dies: the main thread makes
-// the rest alone.
+// other work the worker gives way to the main thread (figures: docs/performance.md). The save
+// handler starts the worker when the export is asked for (startExportThread), while the person
+// chooses the file, so its start is not in the time they wait for the file; its snapshot is
+// still taken after the main reader's. Fewer entries, a worker that cannot start, is late to the
+// snapshot or dies: the main thread makes the rest alone.
 //
 // An in-memory database (tests) cannot be opened twice, nor a file moved away from its folder
 // while the app runs: they are read on the app's connection, and entries newer than the first
@@ -47,6 +49,7 @@ import {
   writesSeen,
   type ParallelOptions,
 } from './journal-export-parallel';
+import { ExportThread } from './journal-export-thread';
 
 /** Entries (about) per piece of the count of a whole journal: a few milliseconds each. */
 const COUNT_PIECE = 65_536;
@@ -67,6 +70,29 @@ const PARALLEL_FROM = 20_000;
 export interface ExportOptions extends ParallelOptions {
   /** The fewest entries an export shares with a worker thread (tests: fewer). */
   parallelFrom?: number;
+  /**
+   * A worker thread started before the export (startExportThread), used if the export is shared;
+   * the export ends it either way.
+   */
+  thread?: ExportThread;
+}
+
+/**
+ * Starts the worker thread of an export of `db`'s journal ahead of the export, while its file is
+ * chosen, when the journal may be large enough to share it (its span of ids is at least its
+ * count): undefined otherwise. Whoever starts it ends it (ExportThread.end) if no export takes
+ * it; unused, it ends itself after IDLE_MS.
+ */
+export function startExportThread(
+  db: Db,
+  options: Pick<ExportOptions, 'parallelFrom' | 'onWorker'> & { idleMs?: number } = {},
+): ExportThread | undefined {
+  if (db.memory || idSpan(db) < (options.parallelFrom ?? PARALLEL_FROM)) return undefined;
+  return new ExportThread(
+    { file: db.name, cacheSize: EXPORT_CACHE_SIZE },
+    options.onWorker,
+    options.idleMs,
+  );
 }
 
 /** The filter's CSV chunks (without the header) from one snapshot of the journal on `db`'s file. */
@@ -77,16 +103,15 @@ export async function* snapshotCsvChunks(
   profileName: ProfileName = (id) => id,
   options: ExportOptions = {},
 ): AsyncGenerator<CsvChunk> {
-  if (db.memory) {
-    yield* connectionCsvChunks(db, filter, size, profileName);
-    return;
-  }
-  let reader: Db;
+  let reader: Db | undefined;
   try {
-    reader = openReadOnly(db.name);
+    reader = db.memory ? undefined : openReadOnly(db.name);
   } catch {
     // The file is no longer where the app opened it (moved away while the app runs): the
     // app's own connection still reads it, as every export did before.
+  }
+  if (!reader) {
+    options.thread?.end();
     yield* connectionCsvChunks(db, filter, size, profileName);
     return;
   }
@@ -107,13 +132,9 @@ export async function* snapshotCsvChunks(
       helper = new Helper(
         db,
         seen,
-        {
-          file: db.name,
-          filter,
-          size,
-          cacheSize: EXPORT_CACHE_SIZE,
-          names,
-        },
+        { file: db.name, cacheSize: EXPORT_CACHE_SIZE },
+        { filter, size, names },
+        options.thread,
         options.onWorker,
       );
     }
@@ -127,6 +148,7 @@ export async function* snapshotCsvChunks(
     }
   } finally {
     helper?.stop();
+    options.thread?.end();
     if (reader.inTransaction) reader.exec('ROLLBACK');
     reader.close();
   }

@@ -6,7 +6,8 @@ import { requireWritable, type Db } from './database';
 import type { CsvChunk } from '../journal/csv';
 import { WalSync } from './durability';
 import { GroupCommit, NotDurableError } from './group-commit';
-import { snapshotCsvChunks } from './journal-export';
+import { snapshotCsvChunks, startExportThread } from './journal-export';
+import { ExportThread } from './journal-export-thread';
 import { Journal } from './journal';
 import type { EntryResult, JournalEntry } from '../journal/types';
 import type { JournalFilter } from '../journal/filter';
@@ -21,7 +22,11 @@ import {
   type JournalPort,
   type JournalProblem,
   type OrderClaim,
+  type PreparedExport,
 } from '../journal/port';
+
+/** An export prepared with nothing started (a journal too small to share its export). */
+const NOTHING_PREPARED: PreparedExport = { end: () => undefined };
 
 /** The answer of a synchronous call, its throw as a rejection (as a real async store's). */
 function at<T>(work: () => T): Promise<T> {
@@ -169,13 +174,23 @@ export class SqliteJournalPort implements JournalPort {
     yield* all;
   }
 
-  /** One snapshot of the journal as UTF-8 CSV chunks, on the export's own connection. */
+  /**
+   * One snapshot of the journal as UTF-8 CSV chunks, on the export's own connection; `prepared`
+   * from prepareCsvExport (its worker thread, started while the file was chosen).
+   */
   csvChunks(
     filter: JournalFilter,
     size: number,
     profileName?: (id: string) => string,
+    prepared?: PreparedExport,
   ): AsyncIterable<CsvChunk> {
-    return snapshotCsvChunks(this.db, filter, size, profileName);
+    const thread = prepared instanceof ExportThread ? prepared : undefined;
+    return snapshotCsvChunks(this.db, filter, size, profileName, thread && { thread });
+  }
+
+  /** The export's worker thread, when the journal is large enough to share the export. */
+  prepareCsvExport(): PreparedExport {
+    return startExportThread(this.db) ?? NOTHING_PREPARED;
   }
 
   summary(query: SummaryQuery) {

@@ -17,7 +17,12 @@ import type { CsvChunk } from '../../../main/store/journal/csv';
 import type { JournalFilter } from '../../../main/store/journal/filter';
 import type { JournalTotals } from '../../../main/store/journal/totals';
 import { openDatabase, type Db } from '../../../main/store/sqlite/database';
-import { snapshotCsvChunks, type ExportOptions } from '../../../main/store/sqlite/journal-export';
+import {
+  snapshotCsvChunks,
+  startExportThread,
+  type ExportOptions,
+} from '../../../main/store/sqlite/journal-export';
+import { exportThreadsRunning } from '../../../main/store/sqlite/journal-export-thread';
 import type { Shared } from '../../../main/store/sqlite/journal-export-parallel';
 import { Profiles } from '../../../main/store/sqlite/profiles';
 
@@ -267,6 +272,37 @@ describe('the CSV export shared with a worker thread', () => {
     await expect(Promise.race([exit, wait(10_000)])).resolves.toBeDefined();
   });
 
+  it('uses a worker started before the export (while the file is chosen) and ends it after', async () => {
+    const alone = await exported({}, { alone: true });
+    let worker: Worker | undefined;
+    const thread = startExportThread(db, {
+      parallelFrom: PARALLEL_FROM,
+      onWorker: (w) => (worker = w),
+    });
+    expect(thread).toBeDefined();
+    // The person is in the dialog: the worker is up before the export starts.
+    await vi.waitFor(() => expect(worker).toBeDefined(), { timeout: 20_000 });
+    await wait(200);
+    const shared = await exported({}, { thread });
+    expect(shared.bytes.equals(alone.bytes)).toBe(true);
+    expect(shared.totals).toEqual(alone.totals);
+    expect(shared.shared?.alone).toBeUndefined();
+    expect(shared.shared?.workerEntries).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(exportThreadsRunning()).toBe(0), { timeout: 10_000 });
+  });
+
+  it('ends a worker started for an export that never comes', async () => {
+    const thread = startExportThread(db, { parallelFrom: PARALLEL_FROM, idleMs: 200 });
+    expect(thread).toBeDefined();
+    await vi.waitFor(() => expect(exportThreadsRunning()).toBe(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(exportThreadsRunning()).toBe(0), { timeout: 10_000 });
+    // An export handed the ended thread starts its own and is shared all the same.
+    const alone = await exported({}, { alone: true });
+    const shared = await exported({}, { thread });
+    expect(shared.bytes.equals(alone.bytes)).toBe(true);
+    expect(shared.shared?.workerEntries).toBeGreaterThan(0);
+  });
+
   it('starts no worker for a small journal or an in-memory one', async () => {
     let started = 0;
     const onWorker = () => started++;
@@ -274,8 +310,11 @@ describe('the CSV export shared with a worker thread', () => {
     for await (const chunk of snapshotCsvChunks(db, {}, BATCH, profileName, { onWorker })) {
       expect(chunk).toBeDefined();
     }
+    // Nor is one started ahead of the export, while the file is chosen.
+    expect(startExportThread(db)).toBeUndefined();
     const memory = openDatabase(':memory:');
     try {
+      expect(startExportThread(memory, { parallelFrom: 1 })).toBeUndefined();
       for await (const chunk of snapshotCsvChunks(memory, {}, BATCH, profileName, {
         parallelFrom: 1,
         onWorker,
