@@ -41,6 +41,7 @@ import {
   type Slice,
 } from './journal-export-slices';
 import { ExportThread } from './journal-export-thread';
+import type { Matches } from './journal-walks';
 
 /** Batches the main thread makes ahead of the one being handed on, while the worker is behind. */
 const MAIN_AHEAD = 3;
@@ -114,25 +115,28 @@ interface SliceState {
 
 /**
  * The filter's chunks, made on the main thread (`reader`, in its read transaction) and by
- * `helper` (started once the reader's snapshot was taken), and last the totals. `total` is the
- * filter's count in the snapshot; `names` every profile's name in it.
+ * `helper` (started once the reader's snapshot was taken), and last the totals. `matches`: the
+ * filter's count in the snapshot and the ids its rows lie between (the slices span those alone);
+ * `names` every profile's name in it.
  */
 export async function* parallelCsvChunks(
   helper: Helper,
   reader: Db,
   filter: JournalFilter,
   size: number,
-  total: number,
+  matches: Matches,
   names: readonly [string, string][],
   profileName: ProfileName,
   options: ParallelOptions = {},
 ): AsyncGenerator<CsvChunk> {
   try {
-    const end = (which: 'MIN' | 'MAX') =>
-      reader.prepare(`SELECT ${which}(id) FROM journal`).pluck().safeIntegers(true).get() as
-        bigint | null;
-    const newest = end('MAX');
-    const oldest = end('MIN');
+    // The journal's newest id, which the worker's snapshot must have too.
+    const journalNewest = reader
+      .prepare('SELECT MAX(id) FROM journal')
+      .pluck()
+      .safeIntegers(true)
+      .get() as bigint | null;
+    const { newest, oldest, total } = matches;
     const tally = new TotalsTally();
     const states: SliceState[] =
       newest === null || oldest === null
@@ -143,7 +147,7 @@ export async function* parallelCsvChunks(
             below: slice.hi,
             done: false,
           }));
-    helper.attach(states, newest, (message) => addGroups(tally, message.groups));
+    helper.attach(states, journalNewest, (message) => addGroups(tally, message.groups));
 
     const nameOf = new Map(names);
     const csv = new RawCsvChunks(await csvLineWriter(), (id) => nameOf.get(id) ?? profileName(id));

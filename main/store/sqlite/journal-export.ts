@@ -31,17 +31,13 @@
 // batch are left out (the newest id is fixed up front).
 
 import { openReadOnly, type Db } from './database';
-import {
-  CSV_SOURCE_COLUMNS,
-  RawCsvChunks,
-  tallyRawRow,
-  type CsvChunk,
-  type ProfileName,
-} from '../journal/csv';
+import { RawCsvChunks, tallyRawRow, type CsvChunk, type ProfileName } from '../journal/csv';
 import { TotalsTally } from '../journal/totals';
 import { csvLineWriter } from '../csv-record';
 import type { JournalFilter } from '../journal/filter';
 import { JournalPages, whereClause } from './journal-pages';
+import { readBatch, sliceStatement, slicesOf } from './journal-export-slices';
+import type { Matches } from './journal-walks';
 import {
   Helper,
   parallelCsvChunks,
@@ -138,13 +134,13 @@ export async function* snapshotCsvChunks(
         options.onWorker,
       );
     }
-    const total = await countOf(reader, filter);
-    yield { content: '', entries: 0, total };
-    if (helper && total >= parallelFrom) {
-      yield* parallelCsvChunks(helper, reader, filter, size, total, names, profileName, options);
+    const matches = await matchesOf(reader, filter);
+    yield { content: '', entries: 0, total: matches.total };
+    if (helper && matches.total >= parallelFrom) {
+      yield* parallelCsvChunks(helper, reader, filter, size, matches, names, profileName, options);
     } else {
       helper?.stop();
-      yield* rowChunks(reader, filter, size, profileName);
+      yield* rowChunks(reader, filter, size, profileName, matches);
     }
   } finally {
     helper?.stop();
@@ -164,11 +160,17 @@ function idSpan(db: Db): number {
   return oldest === null || newest === null ? 0 : Number(newest - oldest + 1n);
 }
 
-/** The filter's count: of a whole journal in pieces, with turns of the event loop between. */
-async function countOf(db: Db, filter: JournalFilter): Promise<number> {
-  return whereClause(filter).where === ''
-    ? await countInPieces(db)
-    : new JournalPages(db).count(filter);
+/**
+ * The filter's count and the ids its rows lie between: of a whole journal counted in pieces,
+ * with turns of the event loop between, its ends by two index seeks.
+ */
+async function matchesOf(db: Db, filter: JournalFilter): Promise<Matches> {
+  if (whereClause(filter).where !== '') return new JournalPages(db).matches(filter);
+  const total = await countInPieces(db);
+  const end = (which: 'MIN' | 'MAX') =>
+    db.prepare(`SELECT ${which}(id) FROM journal`).pluck().safeIntegers(true).get() as
+      bigint | null;
+  return { total, newest: end('MAX'), oldest: end('MIN') };
 }
 
 /**
@@ -181,29 +183,39 @@ async function* connectionCsvChunks(
   size: number,
   profileName: ProfileName,
 ): AsyncGenerator<CsvChunk> {
-  yield { content: '', entries: 0, total: await countOf(db, filter) };
-  yield* rowChunks(db, filter, size, profileName);
+  const matches = await matchesOf(db, filter);
+  yield { content: '', entries: 0, total: matches.total };
+  yield* rowChunks(db, filter, size, profileName, matches);
 }
 
 /**
- * Batches of `size` of the filter's rows, newest first, each read to its end and turned
+ * Batches of up to `size` of the filter's rows, newest first, each read to its end and turned
  * straight into UTF-8 (csv.ts RawCsvChunks, its records written by csv-record.ts), and last the
- * totals of the lines written, added up as they went (tallyRawRow).
+ * totals of the lines written, added up as they went (tallyRawRow). Read by slices of ids
+ * between the matches' ends, as the two threads of a large export read them
+ * (journal-export-slices.ts): each batch is a range of ids, walked in the id's order, so a
+ * filter that SQLite would serve by another index (dates) is never gathered and sorted again
+ * for every batch.
  */
 async function* rowChunks(
   db: Db,
   filter: JournalFilter,
   size: number,
   profileName: ProfileName,
+  matches: Matches,
 ): AsyncGenerator<CsvChunk> {
   const csv = new RawCsvChunks(await csvLineWriter(), profileName);
   const tally = new TotalsTally();
-  const add = (row: readonly unknown[]) => {
-    csv.add(row);
-    tallyRawRow(tally, row);
-  };
-  for (const entries of new JournalPages(db).rawBatches(filter, size, CSV_SOURCE_COLUMNS, add)) {
-    yield { content: csv.take(), entries };
+  const { newest, oldest, total } = matches;
+  const slices = newest === null || oldest === null ? [] : slicesOf(newest, oldest, total, size);
+  const rows = sliceStatement(db, filter);
+  for (const slice of slices) {
+    for (let below = slice.hi; ;) {
+      const read = readBatch(rows, slice, below, size, csv, (row) => tallyRawRow(tally, row));
+      if (read.entries > 0) yield { content: csv.take(), entries: read.entries };
+      if (read.end) break;
+      below = read.below;
+    }
   }
   yield { content: '', entries: 0, totals: tally.totals() };
 }

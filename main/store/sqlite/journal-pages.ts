@@ -25,7 +25,7 @@ import type Database from 'better-sqlite3';
 import type { Db } from './database';
 import type { JournalFilter } from '../journal/filter';
 import { EndAnchors } from './journal-anchors';
-import { countOf, totalsWalk } from './journal-walks';
+import { countOf, matchesOf, totalsWalk, type Matches } from './journal-walks';
 import { whereClause, type Where } from './journal-where';
 import { Statements } from './statements';
 import { sortingInFiles } from './temp-store';
@@ -226,9 +226,14 @@ export class JournalPages {
     return totalsOfGroups(groups);
   }
 
-  /** How many entries match the filter (the export's total; not kept, an export counts once). */
+  /** How many entries match the filter (not kept: an export counts once). */
   count(filter: JournalFilter): number {
     return countOf(this.statements, filter);
+  }
+
+  /** The export's total, and the ids its rows lie between (journal-export-slices.ts). */
+  matches(filter: JournalFilter): Matches {
+    return matchesOf(this.statements, filter);
   }
 
   /** Runs `read` in one read transaction: the total and the rows come from the same state. */
@@ -241,46 +246,6 @@ export class JournalPages {
   private newestId(): bigint | null {
     return this.statement('SELECT MAX(id) FROM journal').pluck().safeIntegers(true).get() as
       bigint | null;
-  }
-
-  /**
-   * As batches, but only `columns` followed by the id, each row an array (no objects made),
-   * handed to `eachRow` one by one as SQLite steps through the batch; the generator yields
-   * each batch's number of rows once they are all handed over. No batch is held as an array:
-   * a row is garbage as soon as `eachRow` is done with it, so a million rows leave the young
-   * heap as empty as a plain read does (a held batch survives the collections that run while
-   * it is formatted, and V8 answers survivors by growing the young heap, to +130 MiB).
-   */
-  *rawBatches(
-    filter: JournalFilter,
-    size: number,
-    columns: readonly string[],
-    eachRow: (row: readonly unknown[]) => void,
-  ): Generator<number> {
-    const w = whereClause(filter);
-    const newest = this.newestId();
-    if (newest === null) return;
-    const next = this.statement(
-      `SELECT ${columns.join(', ')}, id FROM journal ${and(w.where, 'id <= @below')} ORDER BY id DESC LIMIT @size`,
-    )
-      .raw(true)
-      .safeIntegers(true);
-    const idAt = columns.length;
-    let below = newest;
-    for (;;) {
-      let count = 0;
-      let last = 0n;
-      // Read to its end before the yield: the connection is free again between batches.
-      for (const row of next.iterate({ ...w.params, below, size }) as Iterable<unknown[]>) {
-        eachRow(row);
-        last = row[idAt] as bigint;
-        count++;
-      }
-      if (count === 0) return;
-      yield count;
-      if (count < size) return;
-      below = last - 1n;
-    }
   }
 
   /**

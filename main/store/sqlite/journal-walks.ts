@@ -94,6 +94,28 @@ export function countOf(statements: Statements, filter: JournalFilter): number {
   return Number(statements.get(q.sql).pluck().get(q.params));
 }
 
+/** How many entries match the filter, and the newest and oldest of their ids (null: none). */
+export interface Matches {
+  total: number;
+  newest: bigint | null;
+  oldest: bigint | null;
+}
+
+/**
+ * The count's walk, the matches' ids at its ends added up beside it: every index holds the id,
+ * so they cost the count nothing more.
+ */
+export function matchesOf(statements: Statements, filter: JournalFilter): Matches {
+  const q = countQuery(statements, filter);
+  const sql = q.sql.replace(/^SELECT COUNT\(\*\)/, 'SELECT COUNT(*), MAX(id), MIN(id)');
+  const [total, newest, oldest] = statements
+    .get(sql)
+    .raw(true)
+    .safeIntegers(true)
+    .get(q.params) as [bigint, bigint | null, bigint | null];
+  return { total: Number(total), newest, oldest };
+}
+
 /**
  * The count's INDEXED BY, or '' for SQLite's own choice. An amount's index holds no currency,
  * which an amount's condition tests, so a wide amount reads a row per entry: journal_totals

@@ -18,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { parse } from 'csv-parse/sync';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { writeContent } from '../../../main/files';
 import { JournalService, type ExportProgress } from '../../../main/services/journal';
@@ -181,6 +182,37 @@ describe('CSV export', () => {
     const lines = readFileSync(out, 'utf8').trimEnd().split('\r\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(',pd-7,');
+  });
+
+  it('reads a filtered export by ranges of ids: no batch gathers and sorts the matches again', async () => {
+    // Every statement the export prepares, on whichever connection (it reads on its own).
+    const prepare = vi.spyOn(Database.prototype, 'prepare');
+    const out = join(dir, 'dates.csv');
+    const filter = { from: '2000-01-01', to: '2100-01-01' };
+    let prepared: string[];
+    try {
+      await writeContent(out, () =>
+        new JournalService(new SqliteJournalPort(db, journal)).csvChunks(filter),
+      );
+    } finally {
+      prepared = prepare.mock.calls.map(([sql]) => sql);
+      prepare.mockRestore();
+    }
+    const reads = prepared.filter((sql) => /FROM journal\b/.test(sql) && /ORDER BY/.test(sql));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const sql of reads) {
+      // The plan does not depend on the values: each named one is bound to 0.
+      const names = [...sql.matchAll(/@(\w+)/g)].map((match) => match[1] as string);
+      const params = Object.fromEntries(names.map((name) => [name, 0]));
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[])
+        .map((step) => step.detail)
+        .join('; ');
+      expect(plan, sql).not.toMatch(/TEMP B-TREE/);
+    }
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\r\n');
+    expect(lines).toHaveLength(ENTRIES + 1);
+    expect(lines[1]).toContain(`,pd-${ENTRIES - 1},`);
+    expect(lines[ENTRIES]).toContain(',pd-0,');
   });
 
   it('writes the journal as it was when the export started, whatever is written meanwhile', async () => {
