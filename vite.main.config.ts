@@ -47,6 +47,11 @@ export default defineConfig(({ mode }) => ({
           import.meta.dirname,
           'main/store/sqlite/journal-export-worker.ts',
         ),
+        // The journal's long reads' worker thread, started by path (journal-reader.ts).
+        'reader-worker': path.join(
+          import.meta.dirname,
+          'main/store/sqlite/journal-reader-worker.ts',
+        ),
         ...(mode === 'bench' && { headless: path.join(import.meta.dirname, 'main/headless.ts') }),
       },
       output: {

@@ -1,7 +1,8 @@
 // The Journal screen as a clerk uses it all day, in the browser through the real bridge and
 // services: it finds refunds by the amount as written, the card's last four digits, part of an
 // e-mail (the field lets "maria" through) and the start of a shop order id; it shows the totals
-// per currency of what it lists (checked against the refunds made here) and each entry's profile
+// per currency of what it lists (checked against the refunds made here; while they take long, that
+// they are being added up) and each entry's profile
 // by name; shop order ids are never cut; the list takes most of the window's height; and at 200%
 // zoom of a 1280x800 window (a 640x400 CSS viewport) the Amount and Status columns stay on
 // screen and the navigation folds away.
@@ -96,6 +97,36 @@ describe('the Journal screen finds what a clerk searches', () => {
 
     const row = rows().first();
     expect(await row.innerText()).toContain('Sandbox');
+  });
+
+  it('says the totals are being added up while they take long, and shows them when they come', async () => {
+    const { page } = h;
+    const { journal } = h.services;
+    const read = journal.totals.bind(journal);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // A journal large enough to take a while: the service answers only when let go.
+    journal.totals = async (filter) => {
+      await held;
+      return read(filter);
+    };
+    try {
+      await search({ 'Card’s last four': '4444' });
+      await expect
+        .poll(() => page.getByRole('status').allInnerTexts())
+        .toContain('Adding up the totals of these entries…');
+      // The list does not wait for them.
+      expect(await shown()).toEqual(['demo-sale-1002']);
+      release();
+      const totals = page.getByRole('region', { name: 'Totals of these entries' });
+      await expect.poll(() => totals.innerText()).toMatch(/EUR\s+1\.25 EUR approved \(1 entry\)/);
+      expect(await page.getByRole('status').allInnerTexts()).not.toContain(
+        'Adding up the totals of these entries…',
+      );
+    } finally {
+      release();
+      journal.totals = read;
+    }
   });
 
   it('never cuts a shop order id, and gives the list most of the window', async () => {

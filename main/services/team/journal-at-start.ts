@@ -126,8 +126,9 @@ export async function openJournalAtStart(options: JournalAtStartOptions): Promis
 }
 
 function local(options: JournalAtStartOptions): StartupJournal {
+  const port = new SqliteJournalPort(options.db);
   return {
-    port: new SqliteJournalPort(options.db),
+    port,
     session: {
       journal: 'local',
       get: () =>
@@ -138,7 +139,7 @@ function local(options: JournalAtStartOptions): StartupJournal {
           groups: [],
           reachable: true,
         }),
-      close: () => Promise.resolve(),
+      close: () => port.close(),
     },
     report: { kind: 'local' },
   };

@@ -1,15 +1,24 @@
-// Where the CSV export's worker thread (journal-export-worker.ts) gets its code. In the app it is
-// out/main/export-worker.cjs, its own entry in vite.main.config.ts, beside the chunk that starts
-// it. Run from the sources (Vitest, tsx: tests and the bench), esbuild bundles
-// journal-export-worker.ts once per process into one script run as an eval'd worker: a worker
-// under tsx's loader spends a quarter of a second compiling before its first row. esbuild is
-// named apart, so that the app's bundler leaves it out: only the sources use it.
+// Where the journal's worker threads get their code: the CSV export's (journal-export-worker.ts)
+// and the long reads' (journal-reader-worker.ts). In the app each is a file of its own,
+// out/main/<name>.cjs, its own entry in vite.main.config.ts, beside the chunk that starts it. Run
+// from the sources (Vitest, tsx: tests and the bench), esbuild bundles the worker's source once
+// per process into one script run as an eval'd worker: a worker under tsx's loader spends a
+// quarter of a second compiling before its first row. esbuild is named apart, so that the app's
+// bundler leaves it out: only the sources use it.
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The worker's code and how to start it, or why there is none. */
 export type Entry = { url: URL } | { code: string } | { missing: string };
+
+/** Each worker: its source beside this file, and its built file's name in out/main. */
+const WORKERS = {
+  export: { source: './journal-export-worker.ts', built: 'export-worker.cjs' },
+  reader: { source: './journal-reader-worker.ts', built: 'reader-worker.cjs' },
+} as const;
+
+export type WorkerName = keyof typeof WORKERS;
 
 /**
  * Readies the worker's code before the first export: in the app a look for its file, from the
@@ -20,10 +29,11 @@ export async function prepareExportWorker(): Promise<void> {
 }
 
 /** The worker's entry (see the file's opening comment). */
-export async function workerEntry(): Promise<Entry> {
-  if (import.meta.url.endsWith('.ts')) return { code: await sourceBundle() };
-  // out/main/export-worker.cjs, seen from out/main/index.cjs or out/main/chunks/*.cjs.
-  for (const path of ['./export-worker.cjs', '../export-worker.cjs']) {
+export async function workerEntry(name: WorkerName = 'export'): Promise<Entry> {
+  const worker = WORKERS[name];
+  if (import.meta.url.endsWith('.ts')) return { code: await sourceBundle(worker.source) };
+  // out/main/<name>.cjs, seen from out/main/index.cjs or out/main/chunks/*.cjs.
+  for (const path of [`./${worker.built}`, `../${worker.built}`]) {
     const url = new URL(path, import.meta.url);
     if (existsSync(fileURLToPath(url))) return { url };
   }
@@ -34,12 +44,14 @@ interface Bundler {
   build(options: object): Promise<{ outputFiles: { text: string }[] }>;
 }
 
-let bundled: Promise<string> | undefined;
+const bundled = new Map<string, Promise<string>>();
 
-/** journal-export-worker.ts and what it imports as one CommonJS script, once per process. */
-function sourceBundle(): Promise<string> {
-  const file = fileURLToPath(new URL('./journal-export-worker.ts', import.meta.url));
-  bundled ??= (import(/* @vite-ignore */ ESBUILD) as Promise<Bundler>)
+/** A worker's source and what it imports as one CommonJS script, once per process. */
+function sourceBundle(source: string): Promise<string> {
+  const file = fileURLToPath(new URL(source, import.meta.url));
+  let bundle = bundled.get(source);
+  if (bundle) return bundle;
+  bundle = (import(/* @vite-ignore */ ESBUILD) as Promise<Bundler>)
     .then((esbuild) =>
       esbuild.build({
         entryPoints: [file],
@@ -57,11 +69,12 @@ function sourceBundle(): Promise<string> {
       ({ outputFiles }) =>
         `(function (require) {\n${outputFiles[0]?.text ?? ''}\n})(require('node:module').createRequire(${JSON.stringify(file)}));`,
       (error: unknown) => {
-        bundled = undefined;
+        bundled.delete(source);
         throw error;
       },
     );
-  return bundled;
+  bundled.set(source, bundle);
+  return bundle;
 }
 
 /** Named apart so that the app's bundler leaves it alone: only the sources use it. */

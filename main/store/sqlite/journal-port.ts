@@ -9,6 +9,7 @@ import { GroupCommit, NotDurableError } from './group-commit';
 import { snapshotCsvChunks, startExportThread } from './journal-export';
 import { ExportThread } from './journal-export-thread';
 import { Journal } from './journal';
+import { JournalReader, type ReaderOptions } from './journal-reader';
 import type { EntryResult, JournalEntry } from '../journal/types';
 import type { JournalFilter } from '../journal/filter';
 import type { SummaryQuery } from '../journal/summary';
@@ -39,11 +40,14 @@ export class SqliteJournalPort implements JournalPort {
   private readonly claims: GroupCommit;
   /** Answers recorded at the same moment share one transaction, committed without an fsync. */
   private readonly answers: GroupCommit;
+  /** Totals and the daily close of a large journal, read off the main thread. */
+  private readonly reader: JournalReader;
 
   /**
    * `syncWal`, `syncWalNow`: how the WAL file is synced to disk, on libuv's pool and on this
    * thread (durability.ts WalSync); tests hold or fail them. `syncWal` given alone: every
-   * write-ahead is synced by it, none on this thread.
+   * write-ahead is synced by it, none on this thread. `reader`: when the long reads go to a
+   * worker (journal-reader.ts).
    */
   constructor(
     private readonly db: Db,
@@ -51,8 +55,10 @@ export class SqliteJournalPort implements JournalPort {
     options: {
       syncWal?: (path: string) => Promise<void>;
       syncWalNow?: (path: string) => void;
+      reader?: ReaderOptions;
     } = {},
   ) {
+    this.reader = new JournalReader(db, options.reader);
     const walSync = WalSync.of(db, options.syncWal, options.syncWalNow);
     this.claims = new GroupCommit(db, { durable: true, ...(walSync ? { walSync } : {}) });
     this.answers = new GroupCommit(db, { durable: false });
@@ -156,8 +162,8 @@ export class SqliteJournalPort implements JournalPort {
     return at(() => this.journal.search(filter, offset, limit));
   }
 
-  totals(filter?: JournalFilter) {
-    return at(() => this.journal.totals(filter));
+  totals(filter: JournalFilter = {}) {
+    return this.reader.totals(filter, () => this.journal.totals(filter));
   }
 
   history(clientOrderId: string) {
@@ -194,6 +200,11 @@ export class SqliteJournalPort implements JournalPort {
   }
 
   summary(query: SummaryQuery) {
-    return at(() => summarise(this.db, query));
+    return this.reader.summary(query, () => summarise(this.db, query));
+  }
+
+  /** Ends the long reads' worker, if one runs (the database is closed after). */
+  close(): Promise<void> {
+    return this.reader.close();
   }
 }

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 
 import { openDatabase } from '../../../main/store/sqlite/database';
 import { Journal } from '../../../main/store/sqlite/journal';
+import { SqliteJournalPort } from '../../../main/store/sqlite/journal-port';
 import type { JournalFilter } from '../../../main/store/journal/filter';
 import { journalFixture } from '../lib/journal-fixture';
 import type { BenchLine, BenchRow } from '../lib/report';
@@ -95,6 +96,7 @@ export const journalFindRow: BenchRow = {
             : {}),
         });
       }
+      lines.push(await profileTotalsOffTheThread(db, fixture.entries, context.log));
       return lines;
     } finally {
       raw.close();
@@ -102,3 +104,56 @@ export const journalFindRow: BenchRow = {
     }
   },
 };
+
+/**
+ * The totals of the fixture's one profile (its whole journal: every row read) as the screen asks
+ * them, through the journal port, whose worker reads them (journal-reader.ts), against the same
+ * read on the main thread: the time, and the longest the main thread went without a turn.
+ */
+async function profileTotalsOffTheThread(
+  db: ReturnType<typeof openDatabase>,
+  entries: number,
+  log: (line: string) => void,
+): Promise<BenchLine> {
+  const profileId = db.prepare('SELECT profile_id FROM journal LIMIT 1').pluck().get() as string;
+  const filter = { profileId };
+  const port = new SqliteJournalPort(db);
+  const timed = async (read: () => unknown) => {
+    let last = now();
+    let stall = 0;
+    const ticks = setInterval(() => {
+      const t = now();
+      stall = Math.max(stall, t - last);
+      last = t;
+    }, 1);
+    const start = now();
+    await read();
+    const time = now() - start;
+    stall = Math.max(stall, now() - last);
+    clearInterval(ticks);
+    return { time, stall };
+  };
+  try {
+    await port.totals(filter); // the worker started, untimed
+    const runs = await interleave(
+      3,
+      () => timed(() => port.totals(filter)),
+      () => timed(() => new Journal(db).totals(filter)),
+      { figureOf: (r) => r.time },
+    );
+    const pick = (side: { time: number; stall: number }[], key: 'time' | 'stall') =>
+      median(side.map((r) => r[key]));
+    const n = entries.toLocaleString('en-US');
+    log(`journal-find: one profile's totals via the port ${ms(pick(runs.project, 'time'))}`);
+    return {
+      figure: `(extra) journal of ${n}: one profile's totals (all of it) as the screen asks them`,
+      project: `${ms(pick(runs.project, 'time'))}; the main thread's longest wait ${ms(pick(runs.project, 'stall'))}`,
+      reference: `read on the main thread: ${ms(pick(runs.reference, 'time'))}, all of it a wait`,
+      ratio: ratio(pick(runs.project, 'time'), pick(runs.reference, 'time')),
+      target: '',
+      note: `SqliteJournalPort.totals({ profileId }) (a worker reads a journal of 20,000 entries or more, journal-reader.ts) against Journal.totals on the main thread, 3 reps interleaved, medians; the wait is the longest gap between a 1 ms timer's turns`,
+    };
+  } finally {
+    await port.close();
+  }
+}

@@ -5,10 +5,11 @@
 // minor units per currency (main/store/journal/totals.ts); this only shows its text, so two
 // currencies are never added together here. Totals read every matching entry, so a busy
 // journal (a batch writing an entry a moment) refreshes them at most every REFRESH_MS, not at
-// each change as the list's page does.
+// each change as the list's page does. On a large journal they take a moment (main reads them
+// off its main thread, so the list goes on meanwhile): past SLOW_MS the place says so.
 
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 
 import type { JournalFilterInput, JournalTotalsView } from '../../../../common/contract';
 import { groupThousands } from '../../../../common/money';
@@ -17,6 +18,8 @@ import { plural } from '../../format';
 
 /** The least time between two refreshes of the totals while the journal changes. */
 const REFRESH_MS = 2_000;
+/** Totals still being read after this long are said to be (sooner, a blink). */
+const SLOW_MS = 300;
 
 type CurrencyTotals = JournalTotalsView['currencies'][number];
 
@@ -144,10 +147,17 @@ export function JournalTotals({ filter }: { filter: JournalFilterInput }) {
       if (timer !== undefined) clearTimeout(timer);
     };
   }, [refetch]);
+  const slow = useTrueFor(totals.isPending, SLOW_MS);
   if (totals.error)
     return (
       <p className="journal-totals totals-muted" role="status">
         Totals could not be read: {totals.error.message}
+      </p>
+    );
+  if (totals.isPending && slow)
+    return (
+      <p className="journal-totals totals-muted" role="status">
+        Adding up the totals of these entries…
       </p>
     );
   if (!totals.data || totals.data.currencies.length === 0) return null;
@@ -162,4 +172,18 @@ export function JournalTotals({ filter }: { filter: JournalFilterInput }) {
       <ByAction totals={totals.data} />
     </section>
   );
+}
+
+/** Whether `value` has been true for at least `ms` (false again as soon as it is not). */
+function useTrueFor(value: boolean, ms: number): boolean {
+  const [long, setLong] = useState(false);
+  useEffect(() => {
+    if (!value) return;
+    const timer = setTimeout(() => setLong(true), ms);
+    return () => {
+      clearTimeout(timer);
+      setLong(false);
+    };
+  }, [value, ms]);
+  return value && long;
 }
