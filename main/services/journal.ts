@@ -187,10 +187,14 @@ export class JournalService {
 
   /**
    * Starts what the store can of an export before its file is chosen (on SQLite the worker
-   * thread of a large export: its start is then not part of the wait for the file). Hand it to
-   * csvChunks; end() it once the save dialog has closed, whether an export ran or not.
+   * thread of a large export), and loads the CSV library: neither is then part of the wait for
+   * the file. Hand it to csvChunks; end() it once the save dialog has closed, whether an export
+   * ran or not.
    */
   prepareCsv(): PreparedExport {
+    // The CSV library too, loaded on the first export: now, while the dialog is open. A failure
+    // to load it is met again, and said, by the export itself.
+    csvLineWriter().catch(() => undefined);
     return this.journal.prepareCsvExport?.() ?? { end: () => undefined };
   }
 
