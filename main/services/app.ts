@@ -9,13 +9,13 @@ import type { KeyMaterial } from '../keys/material';
 import { silentLogger, type Logger } from '../log';
 import type { Sandbox } from '../sandbox';
 import type { SecretStore, SecretStoreStatus } from '../secrets';
-import { type Db, type Store, type StoreFault } from '../store/sqlite/database';
+import { type Db, type Store } from '../store/sqlite/database';
 import type { AbsentJournal } from '../store/sqlite/journal-file';
 import type { JournalEntry, JournalPort } from '../store/journal/port';
 import { Profiles } from '../store/sqlite/profiles';
 import { ActionPath } from './action/path';
 import { BackupService } from './backups';
-import { openDeskStore, type RestoreReport } from './desk-store';
+import { openDeskStore } from './desk-store';
 import { supportBundle } from './support-bundle';
 import { BatchService } from './batch/batch';
 import { ReconcileService } from './reconcile/reconcile';
@@ -25,7 +25,7 @@ import { Connections, defaultClientFactory } from './connection';
 import { JournalService } from './journal';
 import { KeyService } from './keys';
 import { OrderService, type OrderServiceOptions } from './orders/orders';
-import { ownProfiles, registerWithSandbox, startEmbeddedSandbox } from './embedded-sandbox';
+import { registerWithSandbox } from './embedded-sandbox';
 import { PendingKeys } from './pending-keys';
 import { PayLinkService } from './paylinks';
 import { PayoutService } from './payouts';
@@ -39,6 +39,9 @@ import { TeamUploadService } from './team/upload';
 import { TrustedCa, type TrustedCaView } from './trusted-ca';
 import { inFlightNow } from './in-flight-now';
 import type { InFlightNow } from '../update/policy';
+import { reportAndSandbox, type StartupReport } from './start-report';
+
+export type { StartupReport } from './start-report';
 
 export interface StartOptions {
   dataDir: string;
@@ -92,25 +95,6 @@ export interface NetworkSettings {
   /** Trusts the PEM's CA certificates from the next connection on; refuses anything else. */
   save(pem: string): TrustedCaView;
   clear(): TrustedCaView;
-}
-
-export interface StartupReport {
-  keychain: { usable: true } | { usable: false; message: string };
-  /**
-   * A damaged, read-only, unwritable, missing or empty database opens the app read-only, with
-   * the reason and the latest backup to offer; `restored` says what this start restored.
-   */
-  store: (
-    | { writable: true; file: string }
-    | ({ writable: false; latestBackup?: { name: string; takenAt: string } } & StoreFault)
-  ) & { restored?: RestoreReport };
-  firstRun: boolean;
-  /** Which journal this desk writes; a team journal that could not be used at start says why. */
-  journal: StartupJournal['report'];
-  /** Running: `message` says when it could not keep its address (its port taken). */
-  sandbox:
-    | { running: true; baseUrl: string; profileId: string; message?: string }
-    | { running: false; message: string };
 }
 
 export class PaydeskServices {
@@ -237,7 +221,8 @@ export class PaydeskServices {
     );
     if (opened.team) await joinTeamProfiles(teamProfiles, opened, log);
     else if (opened.session.journal === 'local' && !store.fault) leftTeam(teamProfiles, log);
-    let sandbox: Sandbox | undefined;
+    // Known once started, below; the key service's callback reads it when a key changes.
+    let sandbox: Sandbox | undefined = undefined;
     const keys = new KeyService(
       profiles,
       options.secrets,
@@ -274,65 +259,18 @@ export class PaydeskServices {
 
     step('Checking the keychain');
     const probe = await (options.probeKeychain ?? (() => options.secrets.probe()))();
-    let report: StartupReport;
-    if (!probe.usable) {
-      log.log('warn', 'The keychain cannot be used', { reason: probe.error.reason });
-      report = {
-        keychain: { usable: false, message: probe.error.message },
-        store: storeReport,
-        // First run is a fact of the database, not of the keychain: no profile yet (and a
-        // database that could not be read is not a first run).
-        firstRun: !store.fault && ownProfiles(profiles, teamProfiles).length === 0,
-        journal: opened.report,
-        sandbox: {
-          running: false,
-          message: 'The built-in sandbox needs the keychain for its keys.',
-        },
-      };
-    } else if (store.fault) {
-      // The sandbox's profile follows its port, a write; and its own database sits in the same folder.
-      report = {
-        keychain: { usable: true },
-        store: storeReport,
-        firstRun: false,
-        journal: opened.report,
-        sandbox: {
-          running: false,
-          message: 'The built-in sandbox does not start while the database is read-only.',
-        },
-      };
-    } else {
-      step('Starting the built-in sandbox');
-      const started = await startEmbeddedSandbox(options, profiles, teamProfiles, keys, log).catch(
-        (error: unknown) => {
-          log.log('error', 'The built-in sandbox did not start', { error });
-          return { message: error instanceof Error ? error.message : String(error) };
-        },
-      );
-      if ('sandbox' in started) {
-        sandbox = started.sandbox;
-        report = {
-          keychain: { usable: true },
-          store: storeReport,
-          firstRun: started.firstRun,
-          journal: opened.report,
-          sandbox: {
-            running: true,
-            baseUrl: sandbox.baseUrl,
-            profileId: started.profile.id,
-            ...(started.moved ? { message: started.moved } : {}),
-          },
-        };
-      } else {
-        report = {
-          keychain: { usable: true },
-          store: storeReport,
-          firstRun: false,
-          journal: opened.report,
-          sandbox: { running: false, message: started.message },
-        };
-      }
-    }
+    const { report, sandbox: started } = await reportAndSandbox({
+      options,
+      log,
+      step,
+      probe,
+      store: storeReport,
+      journal: opened.report,
+      profiles,
+      teamProfiles,
+      keys,
+    });
+    sandbox = started;
     // Reconciling writes the journal: a read-only start leaves every entry as it is, for the next
     // start. A team journal is reconciled whatever this desk's file can do: its entries are the
     // team's, and a desk that crashed mid-action is settled by whichever desk starts next.

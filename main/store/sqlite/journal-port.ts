@@ -40,7 +40,7 @@ export class SqliteJournalPort implements JournalPort {
   private readonly claims: GroupCommit;
   /** Answers recorded at the same moment share one transaction, committed without an fsync. */
   private readonly answers: GroupCommit;
-  /** Totals and the daily close of a large journal, read off the main thread. */
+  /** A large journal's pages, totals and daily close, read off the main thread. */
   private readonly reader: JournalReader;
 
   /**
@@ -158,8 +158,10 @@ export class SqliteJournalPort implements JournalPort {
     return at(() => this.journal.ofOrder(orderId));
   }
 
-  search(filter?: JournalFilter, offset?: number, limit?: number) {
-    return at(() => this.journal.search(filter, offset, limit));
+  search(filter: JournalFilter = {}, offset = 0, limit = 100) {
+    return this.reader.search({ filter, offset, limit }, () =>
+      this.journal.search(filter, offset, limit),
+    );
   }
 
   totals(filter: JournalFilter = {}) {
@@ -203,7 +205,7 @@ export class SqliteJournalPort implements JournalPort {
     return this.reader.summary(query, () => summarise(this.db, query));
   }
 
-  /** Ends the long reads' worker, if one runs (the database is closed after). */
+  /** Ends the reads' workers, if any run (the database is closed after). */
   close(): Promise<void> {
     return this.reader.close();
   }

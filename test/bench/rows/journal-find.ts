@@ -96,7 +96,7 @@ export const journalFindRow: BenchRow = {
             : {}),
         });
       }
-      lines.push(await profileTotalsOffTheThread(db, fixture.entries, context.log));
+      lines.push(...(await offTheThread(db, fixture.entries, context.log)));
       return lines;
     } finally {
       raw.close();
@@ -105,54 +105,92 @@ export const journalFindRow: BenchRow = {
   },
 };
 
+interface Timed {
+  time: number;
+  stall: number;
+}
+
+/** How long `read` took, and the longest the main thread went without a 1 ms timer's turn. */
+async function timed(read: () => unknown): Promise<Timed> {
+  let last = now();
+  let stall = 0;
+  const ticks = setInterval(() => {
+    const t = now();
+    stall = Math.max(stall, t - last);
+    last = t;
+  }, 1);
+  const start = now();
+  await read();
+  const time = now() - start;
+  stall = Math.max(stall, now() - last);
+  clearInterval(ticks);
+  return { time, stall };
+}
+
 /**
- * The totals of the fixture's one profile (its whole journal: every row read) as the screen asks
- * them, through the journal port, whose worker reads them (journal-reader.ts), against the same
- * read on the main thread: the time, and the longest the main thread went without a turn.
+ * The Journal screen's reads as it asks them, through the journal port, whose workers read a
+ * large journal (journal-reader.ts), against the same reads on the main thread: the time, and
+ * the longest the main thread went without a turn. One profile's totals (the fixture's one
+ * profile: every row read); a new search of a part of an e-mail (a filter not asked before
+ * each time: its count reads every row); a page of the unfiltered list whose count is known
+ * (what the worker adds to a page the main thread reads at once).
  */
-async function profileTotalsOffTheThread(
+async function offTheThread(
   db: ReturnType<typeof openDatabase>,
   entries: number,
   log: (line: string) => void,
-): Promise<BenchLine> {
+): Promise<BenchLine[]> {
   const profileId = db.prepare('SELECT profile_id FROM journal LIMIT 1').pluck().get() as string;
-  const filter = { profileId };
   const port = new SqliteJournalPort(db);
-  const timed = async (read: () => unknown) => {
-    let last = now();
-    let stall = 0;
-    const ticks = setInterval(() => {
-      const t = now();
-      stall = Math.max(stall, t - last);
-      last = t;
-    }, 1);
-    const start = now();
-    await read();
-    const time = now() - start;
-    stall = Math.max(stall, now() - last);
-    clearInterval(ticks);
-    return { time, stall };
-  };
+  const kept = new Journal(db);
+  const n = entries.toLocaleString('en-US');
+  const cases = [
+    {
+      figure: "one profile's totals (all of it)",
+      port: () => port.totals({ profileId }),
+      main: () => new Journal(db).totals({ profileId }),
+    },
+    {
+      figure: 'a new search of a part of an e-mail (first 100 and the count)',
+      port: (rep: number) => port.search({ email: `customer1${rep}` }, 0, PAGE),
+      main: (rep: number) => new Journal(db).search({ email: `customer1${rep}` }, 0, PAGE),
+    },
+    {
+      figure: 'a page of the unfiltered list, its count known',
+      port: () => port.search({}, 0, PAGE),
+      main: () => kept.search({}, 0, PAGE),
+    },
+  ];
   try {
-    await port.totals(filter); // the worker started, untimed
-    const runs = await interleave(
-      3,
-      () => timed(() => port.totals(filter)),
-      () => timed(() => new Journal(db).totals(filter)),
-      { figureOf: (r) => r.time },
-    );
-    const pick = (side: { time: number; stall: number }[], key: 'time' | 'stall') =>
-      median(side.map((r) => r[key]));
-    const n = entries.toLocaleString('en-US');
-    log(`journal-find: one profile's totals via the port ${ms(pick(runs.project, 'time'))}`);
-    return {
-      figure: `(extra) journal of ${n}: one profile's totals (all of it) as the screen asks them`,
-      project: `${ms(pick(runs.project, 'time'))}; the main thread's longest wait ${ms(pick(runs.project, 'stall'))}`,
-      reference: `read on the main thread: ${ms(pick(runs.reference, 'time'))}, all of it a wait`,
-      ratio: ratio(pick(runs.project, 'time'), pick(runs.reference, 'time')),
-      target: '',
-      note: `SqliteJournalPort.totals({ profileId }) (a worker reads a journal of 20,000 entries or more, journal-reader.ts) against Journal.totals on the main thread, 3 reps interleaved, medians; the wait is the longest gap between a 1 ms timer's turns`,
-    };
+    await port.totals({ profileId }); // both workers started, untimed
+    await port.search({}, 0, PAGE);
+    kept.search({}, 0, PAGE);
+    const lines: BenchLine[] = [];
+    for (const c of cases) {
+      let rep = 0;
+      let repMain = 0;
+      const runs = await interleave(
+        3,
+        () => timed(() => c.port(rep++)),
+        () => timed(() => c.main(repMain++)),
+        { figureOf: (r) => r.time },
+      );
+      const pick = (side: Timed[], key: keyof Timed) => median(side.map((r) => r[key]));
+      log(`journal-find: ${c.figure} via the port ${ms(pick(runs.project, 'time'))}`);
+      lines.push({
+        figure: `(extra) journal of ${n}: ${c.figure} as the screen asks`,
+        project: `${ms(pick(runs.project, 'time'))}; the main thread's longest wait ${ms(pick(runs.project, 'stall'))}`,
+        reference: `read on the main thread: ${ms(pick(runs.reference, 'time'))}, all of it a wait`,
+        ratio: ratio(pick(runs.project, 'time'), pick(runs.reference, 'time')),
+        target: '',
+        ...(c === cases[0]
+          ? {
+              note: `SqliteJournalPort's totals and search (workers read a journal of 20,000 entries or more, journal-reader.ts) against Journal's on the main thread, 3 reps interleaved, medians; the wait is the longest gap between a 1 ms timer's turns`,
+            }
+          : {}),
+      });
+    }
+    return lines;
   } finally {
     await port.close();
   }

@@ -1,8 +1,9 @@
-// The journal's long reads on a worker thread (main/store/sqlite/journal-reader.ts): a large
-// journal's totals and daily close come from the worker, and are what the main thread reads
-// itself; a worker that dies mid-read, a read that fails there, a closed reader and a connection
-// inside a transaction all give the main thread's answer (or its error); the main thread stays
-// free while the worker reads; an idle worker ends.
+// The journal's reads on worker threads (main/store/sqlite/journal-reader.ts): a large journal's
+// pages, totals and daily close come from the workers, and are what the main thread reads
+// itself, pages in a lane of their own; a page after a write shows it; a worker that dies
+// mid-read, a read that fails there, a closed reader and a connection inside a transaction all
+// give the main thread's answer (or its error); the main thread stays free while the workers
+// read; an idle worker ends.
 
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +18,7 @@ import type { SummaryQuery } from '../../../main/store/journal/summary';
 import { openDatabase, type Db } from '../../../main/store/sqlite/database';
 import { Journal } from '../../../main/store/sqlite/journal';
 import { SqliteJournalPort } from '../../../main/store/sqlite/journal-port';
-import type { ReaderOptions } from '../../../main/store/sqlite/journal-reader';
+import type { Lane, ReaderOptions } from '../../../main/store/sqlite/journal-reader';
 import { Profiles } from '../../../main/store/sqlite/profiles';
 import { summarise } from '../../../main/store/sqlite/reports';
 
@@ -95,12 +96,15 @@ function fill(): void {
 
 /** A port whose long reads go to a worker from 1,000 entries on, and what it told. */
 function portOf(options: ReaderOptions = {}) {
-  const told = { alone: [] as string[], workers: [] as Worker[] };
+  const told = { alone: [] as string[], workers: [] as Worker[], lanes: [] as Lane[] };
   const port = new SqliteJournalPort(db, new Journal(db), {
     reader: {
       from: 1_000,
       onAlone: (why) => told.alone.push(why),
-      onWorker: (worker) => told.workers.push(worker),
+      onWorker: (worker, lane) => {
+        told.workers.push(worker);
+        told.lanes.push(lane);
+      },
       ...options,
     },
   });
@@ -140,9 +144,30 @@ describe('long reads of a large journal', () => {
     expect(told.alone).toEqual([]);
   });
 
+  it("reads the list's pages in a lane of their own, the same pages the main thread reads", async () => {
+    const { port, told } = portOf();
+    const journal = new Journal(db);
+    for (const filter of filters())
+      for (const [offset, limit] of [
+        [0, 100],
+        [700, 50],
+        [1_990, 100],
+      ] as const)
+        expect(await port.search(filter, offset, limit), JSON.stringify(filter)).toEqual(
+          journal.search(filter, offset, limit),
+        );
+    // A page and the totals asked at once: each lane its own worker.
+    const [page, totals] = await Promise.all([port.search({}, 0, 10), port.totals({})]);
+    expect(page.rows).toHaveLength(10);
+    expect(totals).toEqual(journal.totals({}));
+    expect([...told.lanes].sort()).toEqual(['list', 'long']);
+    expect(told.alone).toEqual([]);
+  });
+
   it('sees what the main thread committed just before', async () => {
     const { port } = portOf();
     const before = await port.totals({ currency: 'EUR', status: 'approved' });
+    const pageBefore = await port.search({ currency: 'EUR', status: 'approved' }, 0, 1);
     db.prepare(
       `INSERT INTO journal (client_orderid, profile_id, operator, operation, action, target_orderid,
          orderid, amount_minor, currency, summary, state, status, created_at, updated_at, final_at)
@@ -150,6 +175,9 @@ describe('long reads of a large journal', () => {
          'final', 'approved', @at, @at, @at)`,
     ).run({ north, at: new Date(NEWEST).toISOString() });
     const after = await port.totals({ currency: 'EUR', status: 'approved' });
+    const newest = await port.search({ currency: 'EUR', status: 'approved' }, 0, 1);
+    expect(newest.rows[0]?.clientOrderId).toBe('pd-new');
+    expect(newest.total).toBe(pageBefore.total + 1);
     const eur = (t: typeof before) => t.currencies.find((c) => c.currency === 'EUR')!.approved;
     expect(eur(after)).toEqual({
       count: eur(before).count + 1,
