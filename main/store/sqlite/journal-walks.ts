@@ -79,11 +79,18 @@ export interface Query {
   params: Record<string, string>;
 }
 
-/** The COUNT of a filter, written to walk the narrower index (see the top of this file). */
-export function countQuery(statements: Statements, filter: JournalFilter): Query {
+/**
+ * The COUNT of a filter, written to walk the narrower index (see the top of this file); `what`
+ * the aggregates read on that walk (the count alone, or with the ids at its ends).
+ */
+export function countQuery(
+  statements: Statements,
+  filter: JournalFilter,
+  what = 'COUNT(*)',
+): Query {
   const w = whereClause(filter);
   return {
-    sql: `SELECT COUNT(*) FROM journal ${countWalk(statements, filter)} ${w.where}`,
+    sql: `SELECT ${what} FROM journal ${countWalk(statements, filter)} ${w.where}`,
     params: w.params,
   };
 }
@@ -106,10 +113,9 @@ export interface Matches {
  * so they cost the count nothing more.
  */
 export function matchesOf(statements: Statements, filter: JournalFilter): Matches {
-  const q = countQuery(statements, filter);
-  const sql = q.sql.replace(/^SELECT COUNT\(\*\)/, 'SELECT COUNT(*), MAX(id), MIN(id)');
+  const q = countQuery(statements, filter, 'COUNT(*), MAX(id), MIN(id)');
   const [total, newest, oldest] = statements
-    .get(sql)
+    .get(q.sql)
     .raw(true)
     .safeIntegers(true)
     .get(q.params) as [bigint, bigint | null, bigint | null];
