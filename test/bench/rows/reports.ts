@@ -97,6 +97,8 @@ async function timed(
 async function onSqlite(log: (m: string) => void): Promise<BenchLine> {
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-reports-'));
   const db = openDatabase(join(dir, 'paydesk.sqlite'));
+  // One port, as the app's handlers hold one (its readers' workers live with it).
+  const port = new SqliteJournalPort(db);
   try {
     const at = new Date().toISOString();
     db.prepare(
@@ -127,7 +129,7 @@ async function onSqlite(log: (m: string) => void): Promise<BenchLine> {
       }
     })();
     db.exec('ANALYZE');
-    const reports = new ReportService(() => new SqliteJournalPort(db));
+    const reports = new ReportService(() => port);
     const count = db.prepare(
       'SELECT count(*) FROM journal WHERE created_at >= ? AND created_at < ?',
     );
@@ -142,6 +144,7 @@ async function onSqlite(log: (m: string) => void): Promise<BenchLine> {
       log,
     );
   } finally {
+    await port.close();
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }
