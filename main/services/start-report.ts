@@ -67,21 +67,19 @@ export async function reportAndSandbox(
       },
     };
   }
-  if (!store.writable) {
-    // The sandbox's profile follows its port, a write; and its own database sits in the same folder.
-    return {
-      report: {
-        keychain: { usable: true },
-        store,
-        firstRun: false,
-        journal,
-        sandbox: {
-          running: false,
-          message: 'The built-in sandbox does not start while the database is read-only.',
-        },
-      },
-    };
-  }
+  // With the keychain, but no sandbox (and so no first run: a profile was made, or could not be).
+  const withoutSandbox = (message: string) => ({
+    report: {
+      keychain: { usable: true as const },
+      store,
+      firstRun: false,
+      journal,
+      sandbox: { running: false as const, message },
+    },
+  });
+  // The sandbox's profile follows its port, a write; and its own database sits in the same folder.
+  if (!store.writable)
+    return withoutSandbox('The built-in sandbox does not start while the database is read-only.');
   step('Starting the built-in sandbox');
   const started = await startEmbeddedSandbox(options, profiles, teamProfiles, keys, log).catch(
     (error: unknown) => {
@@ -89,16 +87,7 @@ export async function reportAndSandbox(
       return { message: error instanceof Error ? error.message : String(error) };
     },
   );
-  if (!('sandbox' in started))
-    return {
-      report: {
-        keychain: { usable: true },
-        store,
-        firstRun: false,
-        journal,
-        sandbox: { running: false, message: started.message },
-      },
-    };
+  if (!('sandbox' in started)) return withoutSandbox(started.message);
   return {
     sandbox: started.sandbox,
     report: {

@@ -24,7 +24,7 @@ import {
 } from '../../../main/store/sqlite/journal-export';
 import { exportThreadsRunning } from '../../../main/store/sqlite/journal-export-thread';
 import type { Shared } from '../../../main/store/sqlite/journal-export-parallel';
-import { Profiles } from '../../../main/store/sqlite/profiles';
+import { profilesNamed } from '../../support/profiles';
 
 /** Entries: enough for sixty batches of BATCH, so both threads make many. */
 const ENTRIES = 3_000;
@@ -43,16 +43,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'paydesk-export-parallel-'));
   file = join(dir, 'paydesk.sqlite');
   db = openDatabase(file);
-  const profiles = new Profiles(db);
-  const made = ['Shop, "North"', '=Shop South', 'Zürich — 東京'].map((name, i) =>
-    profiles.create({
-      name,
-      environment: 'sandbox',
-      baseUrl: 'http://127.0.0.1:9/paynet',
-      endpointId: String(1000 + i),
-      login: `shop${i}`,
-    }),
-  );
+  const made = profilesNamed(db, ['Shop, "North"', '=Shop South', 'Zürich — 東京']);
   names = new Map(made.map((p) => [p.id, p.name]));
   fill(made.map((p) => p.id));
 });

@@ -19,8 +19,8 @@ import { openDatabase, type Db } from '../../../main/store/sqlite/database';
 import { Journal } from '../../../main/store/sqlite/journal';
 import { SqliteJournalPort } from '../../../main/store/sqlite/journal-port';
 import type { Lane, ReaderOptions } from '../../../main/store/sqlite/journal-reader';
-import { Profiles } from '../../../main/store/sqlite/profiles';
 import { summarise } from '../../../main/store/sqlite/reports';
+import { profilesNamed } from '../../support/profiles';
 
 const ENTRIES = 2_000;
 const DAY_MS = 86_400_000;
@@ -36,17 +36,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'paydesk-journal-reader-'));
   db = openDatabase(join(dir, 'paydesk.sqlite'));
   ports = [];
-  const profiles = new Profiles(db);
-  [north, south] = ['North', 'South'].map(
-    (name, i) =>
-      profiles.create({
-        name,
-        environment: 'sandbox',
-        baseUrl: 'http://127.0.0.1:9/paynet',
-        endpointId: String(1000 + i),
-        login: `shop${i}`,
-      }).id,
-  ) as [string, string];
+  [north, south] = profilesNamed(db, ['North', 'South']).map((p) => p.id) as [string, string];
   fill();
 });
 
