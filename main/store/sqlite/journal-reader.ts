@@ -1,11 +1,11 @@
 // The journal's reads off the main thread. The main thread answers every window's calls (an
 // order, a refund's steps, the start's checks), and better-sqlite3 holds it for the whole of a
-// read: on a journal of 1,000,000 entries one profile's totals held it for over two seconds, the
-// first page of a rare filter for most of one, and every screen waited. A journal of
-// READER_FROM entries or more has the Journal screen's reads made by worker threads
+// read: on a journal of hundreds of thousands of entries a profile's totals or the first page
+// of a rare filter read every row of it, and every screen would wait (docs/performance.md). A
+// journal of READER_FROM entries or more has the Journal screen's reads made by worker threads
 // (journal-reader-worker.ts), each on a read-only connection of its own, in two lanes: the
-// list's pages in one, the totals and the daily close (which may take seconds) in the other, so
-// a page never waits behind them.
+// list's pages in one, the totals and the daily close (which may take seconds) in the other,
+// so a page never waits behind them.
 //
 // A lane's worker starts at its first read and ends after IDLE_MS without one (it holds a
 // connection and a heap; a desk that reads now and then should not keep them). A read a worker
@@ -34,8 +34,8 @@ const IDLE_MS = 60_000;
 /**
  * A worker's SQLite page cache, in KiB (negative: a size, not pages): the main connection's
  * (better-sqlite3's default). A filter's walk looks each entry's row up from an index, and with
- * a small cache the B-trees' inner pages are read again and again: the first count of a part of
- * an e-mail over 1,000,000 entries took 4.5 s with 2 MiB against 0.2 s with this.
+ * a small cache the B-trees' inner pages are read again and again, a first count many times
+ * slower (docs/performance.md).
  */
 const READER_CACHE_SIZE = -16384;
 
