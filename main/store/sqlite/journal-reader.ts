@@ -32,6 +32,11 @@ export const READER_FROM = 20_000;
 /** A worker ends after this long without a read. */
 const IDLE_MS = 60_000;
 /**
+ * Workers in a row that end without answering a read (the file cannot be opened from another
+ * connection, say) after which a lane stops starting them: its reads are made on the main thread.
+ */
+const FAILED_STARTS = 2;
+/**
  * A worker's SQLite page cache, in KiB (negative: a size, not pages): the main connection's
  * (better-sqlite3's default). A filter's walk looks each entry's row up from an index, and with
  * a small cache the B-trees' inner pages are read again and again, a first count many times
@@ -136,6 +141,10 @@ class ReaderThread {
   private nextId = 1;
   private idle: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Whether the running worker has answered a read. */
+  private answered = false;
+  /** Workers in a row that ended without answering one. */
+  private failedStarts = 0;
 
   constructor(
     private readonly db: Db,
@@ -172,7 +181,7 @@ class ReaderThread {
   }
 
   private started(): Promise<Worker | undefined> {
-    if (this.closed) return Promise.resolve(undefined);
+    if (this.closed || this.failedStarts >= FAILED_STARTS) return Promise.resolve(undefined);
     if (this.worker) return Promise.resolve(this.worker);
     this.starting ??= this.start().finally(() => (this.starting = undefined));
     return this.starting;
@@ -202,7 +211,10 @@ class ReaderThread {
     }
     // An idle worker does not keep the process alive (close() ends it in the app).
     worker.unref();
+    this.answered = false;
     worker.on('message', (answer: ReaderAnswer) => {
+      this.answered = true;
+      this.failedStarts = 0;
       const resolve = this.waiting.get(answer.id);
       this.waiting.delete(answer.id);
       resolve?.(answer);
@@ -218,6 +230,7 @@ class ReaderThread {
   private gone(worker: Worker, why: string): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
+    if (!this.answered) this.failedStarts++;
     clearTimeout(this.idle);
     if (this.waiting.size > 0) this.options.onAlone?.(why);
     this.settleAll();

@@ -6,7 +6,7 @@
 // read; an idle worker ends.
 
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -208,6 +208,26 @@ describe('long reads of a large journal', () => {
       journal.totals({ status: 'declined' }),
     );
     expect(told.workers).toHaveLength(2);
+  });
+
+  it('reads on the main thread, and stops starting workers, when a worker cannot open the journal', async () => {
+    const { port, told } = portOf();
+    const file = db.name;
+    const away = `${file}.away`;
+    // Moved while the app's connection holds it open: a new connection finds no file.
+    renameSync(file, away);
+    try {
+      const journal = new Journal(db);
+      for (let i = 0; i < 4; i++) expect(await port.totals({})).toEqual(journal.totals({}));
+      for (let i = 0; i < 3; i++)
+        expect(await port.search({}, 0, 10)).toEqual(journal.search({}, 0, 10));
+      // Two tries per lane, then no more.
+      expect(told.lanes.filter((l) => l === 'long')).toHaveLength(2);
+      expect(told.lanes.filter((l) => l === 'list')).toHaveLength(2);
+      expect(told.alone.join()).toMatch(/the worker (failed|ended)/);
+    } finally {
+      renameSync(away, file);
+    }
   });
 
   it("gives the main thread's own error when a read fails on the worker", async () => {
