@@ -11,7 +11,8 @@
 // connection and a heap; a desk that reads now and then should not keep them). A read a worker
 // cannot answer (it failed to start, died, or the read failed there) is made on the main
 // thread, as a smaller journal's is: the answer is the same, only slower, and a failure is the
-// store's own error, worded as always.
+// store's own error, worded as always. A lane whose workers end twice in a row before answering
+// anything stops starting them (each start costs a thread and its load).
 //
 // Smaller journals, an in-memory database (tests), and a connection inside a transaction (whose
 // own uncommitted writes another connection would not see) read on the main thread.
