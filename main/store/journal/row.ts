@@ -4,7 +4,7 @@
 // (SQLite: integers and JSON text; PostgreSQL: booleans, Dates, jsonb), so a row is read by
 // value, whichever store it came from.
 
-import type { JournalEntry, JournalState } from './types';
+import type { JournalEntry, JournalState, JournalStep } from './types';
 
 /**
  * An entry's own columns as JSON carries them (an upload to the team's journal): times as ISO
@@ -163,5 +163,27 @@ export function columnsOfEntry(e: JournalEntry): EntryColumns {
     settled_by: e.settledBy,
     settle_reason: e.settleReason,
     result: e.result,
+  };
+}
+
+/** A step of an entry's history as both stores read it: its time as each driver gives it. */
+export interface StepRow {
+  state: JournalState;
+  status: string | null;
+  orderid: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  at: string | Date;
+}
+
+/** One step of an entry's history (times as UTC ISO text, as the journal keeps them). */
+export function stepOfRow(r: StepRow): JournalStep {
+  return {
+    state: r.state,
+    status: r.status,
+    orderId: r.orderid,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+    at: typeof r.at === 'string' ? r.at : r.at.toISOString(),
   };
 }

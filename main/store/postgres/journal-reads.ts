@@ -9,7 +9,7 @@ import type pg from 'pg';
 import type { JournalEntry } from '../journal/types';
 import type { JournalStep } from '../journal/port';
 import { IN_FLIGHT_SQL } from '../journal/filter';
-import { entryOfRow, type JournalRow } from '../journal/row';
+import { entryOfRow, stepOfRow, type JournalRow, type StepRow } from '../journal/row';
 
 /** A query on the pool whose failures come out as StoreError / JournalError (journal.ts). */
 export type JournalQuery = <R extends pg.QueryResultRow>(
@@ -62,14 +62,7 @@ export async function historyOf(
   query: JournalQuery,
   clientOrderId: string,
 ): Promise<JournalStep[]> {
-  const { rows } = await query<{
-    state: JournalEntry['state'];
-    status: string | null;
-    orderid: string | null;
-    error_code: string | null;
-    error_message: string | null;
-    at: Date;
-  }>(
+  const { rows } = await query<StepRow & { at: Date }>(
     `SELECT 'sending' AS state, NULL AS status, NULL AS orderid, NULL AS error_code,
             NULL AS error_message, j.created_at AS at, 0 AS step, 0::bigint AS id
        FROM paydesk.journal j WHERE j.client_orderid = $1
@@ -81,12 +74,5 @@ export async function historyOf(
      ORDER BY step, id`,
     [clientOrderId],
   );
-  return rows.map((r) => ({
-    state: r.state,
-    status: r.status,
-    orderId: r.orderid,
-    errorCode: r.error_code,
-    errorMessage: r.error_message,
-    at: r.at.toISOString(),
-  }));
+  return rows.map(stepOfRow);
 }

@@ -7,8 +7,8 @@ import type Database from 'better-sqlite3';
 import type { Db } from './database';
 import { IN_FLIGHT_SQL, type JournalFilter } from '../journal/filter';
 import { JournalPages } from './journal-pages';
-import { entryOfRow, type JournalRow } from '../journal/row';
-import type { JournalEntry, JournalState, JournalStep, Page } from '../journal/types';
+import { entryOfRow, stepOfRow, type JournalRow, type StepRow } from '../journal/row';
+import type { JournalEntry, JournalStep, Page } from '../journal/types';
 import type { JournalTotals } from '../journal/totals';
 import { Statements } from './statements';
 
@@ -36,22 +36,8 @@ export class JournalReads {
     const rows = this.statement(
       `SELECT state, status, orderid, error_code, error_message, at FROM journal_history
          WHERE client_orderid = ? ORDER BY id`,
-    ).all(clientOrderId) as {
-      state: JournalState;
-      status: string | null;
-      orderid: string | null;
-      error_code: string | null;
-      error_message: string | null;
-      at: string;
-    }[];
-    return rows.map((r) => ({
-      state: r.state,
-      status: r.status,
-      orderId: r.orderid,
-      errorCode: r.error_code,
-      errorMessage: r.error_message,
-      at: r.at,
-    }));
+    ).all(clientOrderId) as StepRow[];
+    return rows.map(stepOfRow);
   }
 
   /** Entries whose final answer is still owed, oldest first: what a start must reconcile. */
