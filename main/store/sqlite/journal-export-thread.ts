@@ -11,9 +11,9 @@
 // posted before the thread exists wait for it; its events go to whoever has taken it, and one
 // that came before (it failed, or ended) is told to them when they take it.
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
-import { workerEntry } from './journal-export-worker-entry';
+import { startWorker } from './journal-export-worker-entry';
 import type { MainMessage, WorkerData, WorkerMessage } from './journal-export-slices';
 
 /** A thread started ahead of its export and not taken by one within this is ended. */
@@ -95,31 +95,18 @@ export class ExportThread {
   }
 
   private async start(data: WorkerData): Promise<void> {
-    let entry: Awaited<ReturnType<typeof workerEntry>>;
-    try {
-      entry = await workerEntry();
-    } catch (error) {
-      entry = { missing: `the worker could not be made: ${String(error)}` };
-    }
-    if (this.goneWhy !== undefined) return;
-    if ('missing' in entry) {
-      this.end(entry.missing);
+    const started = await startWorker('export', {
+      workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+    });
+    if ('why' in started) {
+      this.end(started.why);
       return;
     }
-    const options = {
-      workerData: data,
-      // Not the parent's flags (tsx's loader, when the sources run under it).
-      execArgv: [],
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-    };
-    let worker: Worker;
-    try {
-      worker =
-        'url' in entry
-          ? new Worker(entry.url, options)
-          : new Worker(entry.code, { ...options, eval: true });
-    } catch (error) {
-      this.end(`the worker did not start: ${String(error)}`);
+    const worker = started;
+    if (this.goneWhy !== undefined) {
+      // Ended while it started (the dialog closed first).
+      void worker.terminate();
       return;
     }
     running++;

@@ -4,10 +4,12 @@
 // from the sources (Vitest, tsx: tests and the bench), esbuild bundles the worker's source once
 // per process into one script run as an eval'd worker: a worker under tsx's loader spends a
 // quarter of a second compiling before its first row. esbuild is named apart, so that the app's
-// bundler leaves it out: only the sources use it.
+// bundler leaves it out: only the sources use it. startWorker starts one from there, or says
+// why it cannot, for its caller to go on without it.
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /** The worker's code and how to start it, or why there is none. */
 export type Entry = { url: URL } | { code: string } | { missing: string };
@@ -38,6 +40,29 @@ export async function workerEntry(name: WorkerName = 'export'): Promise<Entry> {
     if (existsSync(fileURLToPath(url))) return { url };
   }
   return { missing: 'the worker is not built beside the app' };
+}
+
+/** Starts the named worker with `options`, or says why it cannot (its caller goes on without it). */
+export async function startWorker(
+  name: WorkerName,
+  options: WorkerOptions,
+): Promise<Worker | { why: string }> {
+  let entry: Entry;
+  try {
+    entry = await workerEntry(name);
+  } catch (error) {
+    return { why: `the worker could not be made: ${String(error)}` };
+  }
+  if ('missing' in entry) return { why: entry.missing };
+  // Not the parent's flags (tsx's loader, when the sources run under it).
+  const own = { ...options, execArgv: [] };
+  try {
+    return 'url' in entry
+      ? new Worker(entry.url, own)
+      : new Worker(entry.code, { ...own, eval: true });
+  } catch (error) {
+    return { why: `the worker did not start: ${String(error)}` };
+  }
 }
 
 interface Bundler {

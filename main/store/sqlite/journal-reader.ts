@@ -17,7 +17,7 @@
 // Smaller journals, an in-memory database (tests), and a connection inside a transaction (whose
 // own uncommitted writes another connection would not see) read on the main thread.
 
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 import type { Statement } from 'better-sqlite3';
 
@@ -26,7 +26,7 @@ import type { JournalFilter } from '../journal/filter';
 import type { ReportLine, SummaryQuery } from '../journal/summary';
 import type { JournalTotals } from '../journal/totals';
 import type { JournalEntry, Page } from '../journal/types';
-import { workerEntry } from './journal-export-worker-entry';
+import { startWorker } from './journal-export-worker-entry';
 
 /** Journals of at least this many entries (their newest id) are read on the workers. */
 export const READER_FROM = 20_000;
@@ -189,23 +189,13 @@ class ReaderThread {
   }
 
   private async start(): Promise<Worker | undefined> {
-    let worker: Worker;
-    try {
-      const entry = await workerEntry('reader');
-      if ('missing' in entry) {
-        this.options.onAlone?.(entry.missing);
-        return undefined;
-      }
-      const workerData: ReaderStart = { file: this.db.name, cacheSize: READER_CACHE_SIZE };
-      const options: WorkerOptions = { workerData, execArgv: [] };
-      worker =
-        'url' in entry
-          ? new Worker(entry.url, options)
-          : new Worker(entry.code, { ...options, eval: true });
-    } catch (error) {
-      this.options.onAlone?.(`the worker did not start: ${String(error)}`);
+    const workerData: ReaderStart = { file: this.db.name, cacheSize: READER_CACHE_SIZE };
+    const started = await startWorker('reader', { workerData });
+    if ('why' in started) {
+      this.options.onAlone?.(started.why);
       return undefined;
     }
+    const worker = started;
     if (this.closed) {
       await worker.terminate();
       return undefined;
