@@ -2,60 +2,53 @@
 // follow-up) against the embedded sandbox with delay 0, sequentially and 16 at a time, against
 // the same status + return calls made by a bare GatewayClient (prepare + sendPrepared, no
 // journal, no rules). Every refund is of its own approved sale, made beforehand. And the CPU a
-// refund costs the whole process, with the commits and SQLite calls it makes.
+// refund costs the whole process, with the commits and SQLite calls it makes. And, as an extra,
+// the same sequential refunds on a second desk whose journal lacks the indexes no refund reads
+// by: what the journal's finds cost a refund, against what the rest of its work does.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import { GatewayClient } from '../../../main/gateway/client';
-import { MemorySecretStore } from '../../../main/secrets';
-import { PaydeskServices } from '../../../main/services/app';
 import { openDatabase } from '../../../main/store/sqlite/database';
 import { Journal } from '../../../main/store/sqlite/journal';
 import { Profiles } from '../../../main/store/sqlite/profiles';
 import type { BenchLine, BenchRow } from '../lib/report';
 import { countSqliteCalls } from '../lib/sqlite-calls';
 import { median, moved, ms, num, now, ratio } from '../lib/stats';
+import { rate, REFUND, RefundDesk, RUN_MS } from './refund-desk';
 
 const REPS = 3;
 const SEQUENTIAL = 100;
 const CONCURRENT = 200;
 const WARM_UP = 20;
 const WIDTH = 16;
-const REFUND = { amount: '1.00', currency: 'EUR', comment: 'Damaged' };
 
-const RUN_MS = 2_500;
 /** Refunds per run of the CPU figure, runs per side, and refunds whose SQLite calls are counted. */
 const CPU_REFUNDS = 1_000;
 const CPU_REPS = 2;
 const COUNTED = 200;
 
 /**
- * Takes up to `count` items off `source` and runs `task` on them, at most `width` at a time,
- * taking no new item after `maxMs`; returns items done per second. Items not taken stay.
+ * The journal's indexes that no refund reads by: those of the Journal's finds, totals and
+ * daily close, and of the order page. A refund reads its entry by client_orderid (UNIQUE) and
+ * the order's entries by target_orderid (journal_target), which stay. Dropped on a second desk
+ * to show what they cost a refund (the extra line "without the indexes").
  */
-async function rate<T>(
-  source: T[],
-  count: number,
-  width: number,
-  task: (item: T) => Promise<unknown>,
-  maxMs = RUN_MS,
-) {
-  let taken = 0;
-  const start = now();
-  const worker = async () => {
-    while (taken < count && source.length > 0 && now() - start < maxMs) {
-      taken++;
-      await task(source.shift() as T);
-    }
-  };
-  await Promise.all(Array.from({ length: width }, worker));
-  if (taken === 0) throw new Error('nothing was taken: the source was empty');
-  return taken / ((now() - start) / 1000);
-}
+export const FIND_INDEXES = [
+  'journal_orderid',
+  'journal_state',
+  'journal_ids',
+  'journal_status_id',
+  'journal_operation',
+  'journal_profile',
+  'journal_target_client',
+  'journal_action',
+  'journal_card_last_four',
+  'journal_amount',
+  'journal_totals',
+  'journal_report',
+] as const;
 
 const COMMITS = 50;
 
@@ -111,94 +104,17 @@ export const refundsRow: BenchRow = {
   id: '2,3',
   title: 'refunds through the services',
   async run(context) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-bench-refunds-'));
-    const secrets = new MemorySecretStore();
-    const services = await PaydeskServices.start({
-      dataDir,
-      secrets,
-      operator: 'bench',
-      sandboxDelayMs: 0,
-    });
+    const desk = await RefundDesk.start();
+    // The same desk with its journal's find indexes dropped (FIND_INDEXES), for the extra line.
+    let lean: RefundDesk | undefined;
     try {
-      const sandbox = services.report.sandbox;
-      if (!sandbox.running)
-        throw new Error(`the embedded sandbox did not start: ${sandbox.message}`);
-      const profileId = sandbox.profileId;
-      const profile = await services.profiles.get(profileId);
-      const controlKey = await secrets.get(profileId, 'control-key');
-      if (!profile || !controlKey) throw new Error('the sandbox profile is incomplete');
-      const bare = new GatewayClient({
-        baseUrl: sandbox.baseUrl,
-        endpointId: profile.endpointId,
-        login: profile.login,
-        controlKey,
-      });
+      lean = await RefundDesk.start();
+      for (const index of FIND_INDEXES) lean.services.db.exec(`DROP INDEX ${index}`);
+      const { bare, dataDir, pool } = desk;
+      const viaServices = (count: number, width: number, maxMs?: number) =>
+        desk.viaServices(count, width, maxMs);
+      const fill = (count: number) => desk.fill(count);
 
-      let serial = 0;
-      /** Approved sales not refunded yet: every refund takes its own. */
-      const pool: string[] = [];
-      const sales = async (count: number): Promise<string[]> => {
-        const ids: string[] = [];
-        await rate(
-          Array.from({ length: count }),
-          count,
-          WIDTH,
-          async () => {
-            const ack = await bare.call('SALE', {
-              client_orderid: `bench-sale-${++serial}`,
-              amount: '10.00',
-              currency: 'EUR',
-              email: 'john@example.com',
-              ipaddress: '203.0.113.7',
-              order_desc: 'Order',
-              credit_card_number: '4444555566661111',
-              card_printed_name: 'JOHN SMITH',
-              expire_month: '12',
-              expire_year: '2030',
-              cvv2: '123',
-            });
-            ids.push(ack.orderId ?? '');
-          },
-          // Bounded by the count, never by time: a loaded machine makes them slower, not fewer.
-          Number.POSITIVE_INFINITY,
-        );
-        // The next request runs the sandbox's due work: with delay 0 every sale is approved.
-        await bare.status({ orderid: ids[0] ?? '' });
-        return ids;
-      };
-
-      /** Makes sure a run of `count` refunds finds an approved sale for each (untimed). */
-      const fill = async (count: number) => {
-        if (pool.length < count) pool.push(...(await sales(count - pool.length)));
-      };
-
-      const viaServices = async (count: number, width: number, maxMs = RUN_MS) => {
-        await fill(count);
-        const opened: string[] = [];
-        const perSecond = await rate(
-          pool,
-          count,
-          width,
-          async (orderid) => {
-            const { clientOrderId } = services.orders.openAction();
-            opened.push(clientOrderId);
-            await services.orders.refund({
-              profileId,
-              orderid,
-              clientOrderId,
-              amount: REFUND.amount,
-              reason: REFUND.comment,
-            });
-          },
-          maxMs,
-        );
-        // Untimed: let the background follow-ups end so they do not land in the next run.
-        await Promise.race([
-          Promise.all(opened.map((id) => services.orders.settled(id))),
-          new Promise((resolve) => setTimeout(resolve, 10_000)),
-        ]);
-        return perSecond;
-      };
       // The fair reference (issue 27's): a bare client that writes each refund ahead into SQLite
       // the plain way (one INSERT, its own commit, WAL with synchronous = FULL: an fsync before
       // the return leaves), then status + return + status, as the services do.
@@ -228,7 +144,7 @@ export const refundsRow: BenchRow = {
             const status = await bare.status({ orderid });
             if (status.status !== 'approved')
               throw new Error(`order ${orderid} is ${status.status}`);
-            const clientOrderId = `bench-return-${++serial}`;
+            const clientOrderId = desk.nextId('bench-return');
             if (followed)
               writeAhead.run(clientOrderId, orderid, REFUND.amount, new Date().toISOString());
             const ack = await bare.call('RETURN', {
@@ -255,15 +171,16 @@ export const refundsRow: BenchRow = {
       };
 
       context.log('rows 2-3: making approved sales to refund (each run makes what it needs first)');
-      // Warm-up of both paths.
+      // Warm-up of every path.
       await viaServices(WARM_UP, 1);
+      await lean.viaServices(WARM_UP, 1);
       await viaBareClient(WARM_UP, 1);
 
-      // Each repetition runs all four (services and bare, sequential and 16 at a time), so the
-      // "2.5x sequential" comparison is between neighbours in time too.
+      // Each repetition runs every series (services and bare, sequential and 16 at a time, and
+      // the desk without its find indexes), so each comparison is between neighbours in time.
       context.log('rows 2-3: measuring');
       const fsyncs: number[] = [];
-      const seq = { project: [] as number[], reference: [] as number[] };
+      const seq = { project: [] as number[], reference: [] as number[], lean: [] as number[] };
       const par = { project: [] as number[], reference: [] as number[] };
       const followed = { sequential: [] as number[], concurrent: [] as number[] };
       // More repetitions while a bare client's rate moved by more than MOVED (at most 2 x REPS).
@@ -274,6 +191,7 @@ export const refundsRow: BenchRow = {
         seq.project.push(await viaServices(SEQUENTIAL, 1));
         seq.reference.push(await viaBareClient(SEQUENTIAL, 1));
         followed.sequential.push(await viaBareClient(SEQUENTIAL, 1, true));
+        seq.lean.push(await lean.viaServices(SEQUENTIAL, 1));
         par.project.push(await viaServices(CONCURRENT, WIDTH));
         par.reference.push(await viaBareClient(CONCURRENT, WIDTH));
         followed.concurrent.push(await viaBareClient(CONCURRENT, WIDTH, true));
@@ -311,7 +229,11 @@ export const refundsRow: BenchRow = {
         concurrent: median(followed.concurrent),
       };
       const fsync = median(fsyncs);
-      const s = { project: median(seq.project), reference: median(seq.reference) };
+      const s = {
+        project: median(seq.project),
+        reference: median(seq.reference),
+        lean: median(seq.lean),
+      };
       const p = { project: median(par.project), reference: median(par.reference) };
       context.log(
         `rows 2-3: sequential ${num(s.project)}/s vs ${num(s.reference)}/s; 16 at a time ${num(p.project)}/s vs ${num(p.reference)}/s`,
@@ -346,6 +268,15 @@ export const refundsRow: BenchRow = {
           note: `the same runs as rows 2 and 3, with a third bare series interleaved: the bare client writes each refund ahead with one INSERT in its own commit (WAL, synchronous = FULL, so an fsync before the return leaves; better-sqlite3, on the event loop's thread, the plain way), then asks status, sends the return and asks \`status\` once more, as the services' follow-up does to learn the refund's final status (the embedded sandbox with delay 0 answers it final): both sides make the same three requests to the same in-process sandbox and one fsync'd write ahead; the difference left is the journal's answers, the rules and the follow-up's bookkeeping`,
         },
         {
+          figure:
+            '(extra) refunds through the services, sequential, on a journal without the indexes no refund reads by',
+          project: `${num(s.lean)}/s (${ratio(s.lean, s.project)} the desk as it is)`,
+          reference: `the fair reference above: ${num(f.sequential)}/s`,
+          ratio: ratio(s.lean, f.sequential),
+          target: '',
+          note: `a second desk (its own data folder and embedded sandbox, the same code) whose journal lacks ${FIND_INDEXES.length} of its indexes (${FIND_INDEXES.join(', ')}): those of the Journal's finds, totals and daily close and of the order page, which every refund writes and none reads; its series of ${SEQUENTIAL} sequential refunds runs in each repetition beside the others, medians. What the journal's other work costs a refund is what is left between this line and the fair reference`,
+        },
+        {
           figure: 'CPU per refund (all threads)',
           project: `${ms(c.project)}; ${num(sql.commits, 1)} commits, ${num(sql.desk, 1)} SQLite calls on the desk's database taking ${ms(sql.deskMs)} (${num(sql.sandbox, 1)} in the sandbox's)`,
           reference: `fair reference, fsync'd insert + status + return + status: ${ms(c.reference)}`,
@@ -365,8 +296,8 @@ export const refundsRow: BenchRow = {
       ];
       return lines;
     } finally {
-      await services.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await lean?.close();
+      await desk.close();
     }
   },
 };
