@@ -65,12 +65,32 @@ export function exampleAmount(exponent: number): string {
 
 export type MoneyReading =
   | { ok: true; minor: bigint; /** Normalised text, as sent: 12 -> "12.00" (EUR). */ text: string }
-  | { ok: false; problem: 'empty' | 'comma' | 'decimals' | 'too-large' | 'shape' | 'zero' };
+  | { ok: false; problem: 'empty' | 'comma' | 'decimals' | 'too-large' | 'shape' | 'zero' }
+  | {
+      ok: false;
+      problem: 'separators';
+      /** The same amount written as it must be: "1,234.50" -> "1234.50". */
+      plain: string;
+    };
+
+/**
+ * Digits grouped by thousands with commas, as Paydesk's own figures and spreadsheets show them:
+ * "1,234.50", "1,234,567". One group and no dot ("1,000") is left out: it may as well be a
+ * decimal comma (one euro), unless the currency has no decimals.
+ */
+const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+const ONE_GROUP = /^\d{1,3},\d{3}$/;
 
 /** Reads typed text as an amount of a currency with `exponent` decimals. */
 export function readMoney(input: string, exponent: number): MoneyReading {
   const text = input.trim();
   if (text === '') return { ok: false, problem: 'empty' };
+  // Refused, never read as the amount it seems to be: the fix is named, with the digits kept.
+  if (GROUPED.test(text) && (exponent === 0 || !ONE_GROUP.test(text))) {
+    const plain = text.replaceAll(',', '');
+    const reading = readMoney(plain, exponent);
+    return reading.ok ? { ok: false, problem: 'separators', plain } : reading;
+  }
   if (/^\d+,\d+$/.test(text)) return { ok: false, problem: 'comma' };
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (!match) return { ok: false, problem: 'shape' };

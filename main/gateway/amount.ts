@@ -50,6 +50,11 @@ export function parseAmount(input: string, field = 'amount', currency?: string |
             : `The ${field} ${JSON.stringify(input)} has more than ${decimalsWords(exponent).replace('at most ', '')}; ${unit} are in major units with ${decimalsWords(exponent)}, for example ${example}.`,
           field,
         );
+      case 'separators':
+        throw new InputError(
+          `The ${field} ${JSON.stringify(input)} has thousands separators; write it as ${reading.plain}.`,
+          field,
+        );
       case 'too-large':
         throw new InputError(
           `The ${field} ${JSON.stringify(input)} is too large: at most ${MAX_WHOLE_DIGITS} digits before the dot.`,

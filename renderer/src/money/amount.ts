@@ -49,6 +49,8 @@ export function amountProblem(
     switch (reading.problem) {
       case 'empty':
         return most ? `Enter an amount, at most ${most}.` : 'Enter an amount.';
+      case 'separators':
+        return `Write the amount without thousands separators: ${reading.plain}.`;
       case 'comma':
         return exponent === 0
           ? `Write the amount without decimals: ${currency} has none, for example ${example}.`

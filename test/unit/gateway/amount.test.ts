@@ -62,6 +62,19 @@ describe('amounts: minor units from the decimal text', () => {
     expect(() => parseAmount(text)).toThrow(message);
   });
 
+  it('refuses thousands separators, naming the amount to write instead', () => {
+    // A spreadsheet's or Paydesk's own figure pasted as it shows: never read as it seems.
+    expect(() => parseAmount('1,234.50')).toThrow(
+      'The amount "1,234.50" has thousands separators; write it as 1234.50.',
+    );
+    expect(() => parseAmount('1,234,567', 'refund amount')).toThrow(/write it as 1234567\./);
+    expect(() => parseAmount('5,000', 'amount', 'JPY')).toThrow(/write it as 5000\./);
+    // One group and no dot may be a decimal comma: the plain refusal, not a guess.
+    expect(() => parseAmount('1,000')).toThrow(/not an amount/);
+    // The digits without their separators must still make an amount of the currency.
+    expect(() => parseAmount('1,234.567')).toThrow(/more than two decimals/);
+  });
+
   it('names the field that is wrong', () => {
     try {
       parseAmount('1.999', 'refund amount');

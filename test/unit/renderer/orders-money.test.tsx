@@ -61,6 +61,16 @@ describe('amountProblem', () => {
     expect(check('49.91')).toBe('That is more than what is left: at most 49.90 EUR.');
     expect(check('abc')).toMatch(/digits and a dot/);
   });
+  it('names the amount to write when it has thousands separators', () => {
+    expect(amountProblem('1,234.50', undefined, 'EUR')).toBe(
+      'Write the amount without thousands separators: 1234.50.',
+    );
+    expect(amountProblem('5,000', undefined, 'JPY')).toBe(
+      'Write the amount without thousands separators: 5000.',
+    );
+    expect(check('1,000')).toMatch(/with a dot/);
+    expect(check('1,234.50')).toBe('Write the amount without thousands separators: 1234.50.');
+  });
   it('says an amount is too large, not that it is badly written', () => {
     expect(check('12345678901234')).toMatch(/too large/);
     expect(amountProblem('99999999999999.00', undefined, 'EUR')).toMatch(/too large/);
