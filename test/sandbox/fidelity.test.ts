@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { parseBody } from '../../main/gateway/response';
+import { parseBody } from '../../main/gateway/answer-body';
 import { CONTROL_KEY, coid, saleFields, startHarness, type Harness } from './harness';
 
 let h: Harness;

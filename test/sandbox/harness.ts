@@ -10,7 +10,7 @@ import { GatewayClient } from '../../main/gateway/client';
 import { AuthError, ValidationError } from '../../main/gateway/errors';
 import type { RequestOperation } from '../../main/gateway/operations';
 import type { Credentials, PreparedRequest } from '../../main/gateway/request';
-import { parseBody } from '../../main/gateway/response';
+import { parseBody } from '../../main/gateway/answer-body';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../main/sandbox';
 import { CONTROL_KEY } from '../support/samples';
 

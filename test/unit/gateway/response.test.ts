@@ -7,7 +7,8 @@ import {
   UnreadableResponseError,
   ValidationError,
 } from '../../../main/gateway/errors';
-import { parseBody, readResponse } from '../../../main/gateway/response';
+import { parseBody } from '../../../main/gateway/answer-body';
+import { readResponse } from '../../../main/gateway/response';
 
 const JSON_TYPE = 'application/vnd.pay+json';
 
