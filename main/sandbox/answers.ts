@@ -1,5 +1,6 @@
 // The fields the sandbox answers with, named as gateway-notes.md and the client's parser
-// (main/gateway/answer-body.ts and response.ts) read them, and the parameters of callbacks and browser returns.
+// (main/gateway/answer-body.ts and response.ts) read them, and the parameters of callbacks and
+// browser returns.
 
 import { randomUUID } from 'node:crypto';
 
