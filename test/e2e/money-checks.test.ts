@@ -1,8 +1,8 @@
 // Every money screen checks every field before its confirmation opens, in Chromium against the
-// real bridge, services, SQLite and embedded sandbox: "1e3", "10,00", "-1", "0.001" EUR and
-// empty fields never reach a confirmation (nothing is journaled), all problems show at once
-// beside their fields, and a good amount is confirmed normalised (12 -> 12.00 EUR; 5000 JPY;
-// 12.345 KWD on Orders).
+// real bridge, services, SQLite and embedded sandbox: "1e3", "10,00", "-1", "0.001" EUR,
+// "1,234.50" and empty fields never reach a confirmation (nothing is journaled), all problems
+// show at once beside their fields, and a good amount is confirmed normalised (12 -> 12.00 EUR;
+// 5000 JPY; 12.345 KWD on Orders).
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ afterAll(async () => {
   await closeSharedBrowser();
 });
 
-const BAD_AMOUNTS = ['1e3', '10,00', '-1', '0.001'];
+const BAD_AMOUNTS = ['1e3', '10,00', '-1', '0.001', '1,234.50'];
 
 async function fresh(hash: string): Promise<void> {
   await h.open('#/journal');
@@ -155,6 +155,11 @@ describe('every money screen checks before it asks', () => {
       await amount.fill(bad);
       expect(await submitRefused('Review refund'), bad).toHaveLength(1);
     }
+    // An amount copied as Paydesk shows figures: refused, with the amount to write instead.
+    await amount.fill('1,234.50');
+    expect(await submitRefused('Review refund')).toEqual([
+      'Write the amount without thousands separators: 1234.50.',
+    ]);
     await amount.fill('12.345');
     await page.getByRole('button', { name: 'Review refund' }).click();
     await page.getByRole('dialog', { name: 'Refund 12.345 KWD?' }).waitFor();
