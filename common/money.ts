@@ -81,13 +81,22 @@ export type MoneyReading =
 const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 const ONE_GROUP = /^\d{1,3},\d{3}$/;
 
+/**
+ * `text` without its thousands separators when it is digits grouped by them (GROUPED), or
+ * undefined. `noDecimals`: a currency without decimals, where one group without a dot is one too.
+ */
+export function withoutThousands(text: string, noDecimals = false): string | undefined {
+  if (!GROUPED.test(text) || (!noDecimals && ONE_GROUP.test(text))) return undefined;
+  return text.replaceAll(',', '');
+}
+
 /** Reads typed text as an amount of a currency with `exponent` decimals. */
 export function readMoney(input: string, exponent: number): MoneyReading {
   const text = input.trim();
   if (text === '') return { ok: false, problem: 'empty' };
   // Refused, never read as the amount it seems to be: the fix is named, with the digits kept.
-  if (GROUPED.test(text) && (exponent === 0 || !ONE_GROUP.test(text))) {
-    const plain = text.replaceAll(',', '');
+  const plain = withoutThousands(text, exponent === 0);
+  if (plain !== undefined) {
     const reading = readMoney(plain, exponent);
     return reading.ok ? { ok: false, problem: 'separators', plain } : reading;
   }

@@ -330,6 +330,10 @@ describe.each(adapters)('the journal search on $name', (adapter) => {
           "The journal filter's amount (14,25) is not an amount: write digits with a point for the decimals, such as 14.25.",
         ],
         [
+          { amountMax: '1,234.50' },
+          "The journal filter's largest amount (1,234.50) has thousands separators: write 1234.50.",
+        ],
+        [
           { amountMin: '20', amountMax: '10' },
           "The journal filter's smallest amount (20) is above its largest (10): swap them.",
         ],

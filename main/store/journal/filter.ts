@@ -6,7 +6,7 @@
 // another on a team. A field added to JournalFilter without its condition here does not compile.
 
 import { CUSTOMER_LINK_OPERATIONS } from '../../../common/journal-actions';
-import { codesByExponent } from '../../../common/money';
+import { codesByExponent, withoutThousands } from '../../../common/money';
 import { FILTER_TIME_HINT, parseFilterTime } from '../../../common/time';
 import { IN_FLIGHT, JournalError, type JournalState } from './types';
 
@@ -204,6 +204,11 @@ const AMOUNT_NAMES = {
 /** An amount's digits, or a JournalError that says how to write one. */
 function amountDigits(name: keyof typeof AMOUNT_NAMES, value: string) {
   const match = AMOUNT_SHAPE.exec(value.trim());
+  const plain = withoutThousands(value.trim());
+  if (!match && plain !== undefined && AMOUNT_SHAPE.test(plain))
+    throw new JournalError(
+      `The journal filter's ${AMOUNT_NAMES[name]} (${value}) has thousands separators: write ${plain}.`,
+    );
   if (!match)
     throw new JournalError(
       `The journal filter's ${AMOUNT_NAMES[name]} (${value}) is not an amount: write digits with a point for the decimals, such as 14.25.`,
