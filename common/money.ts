@@ -65,7 +65,13 @@ export function exampleAmount(exponent: number): string {
 
 export type MoneyReading =
   | { ok: true; minor: bigint; /** Normalised text, as sent: 12 -> "12.00" (EUR). */ text: string }
-  | { ok: false; problem: 'empty' | 'comma' | 'decimals' | 'too-large' | 'shape' | 'zero' }
+  | { ok: false; problem: 'empty' | 'decimals' | 'too-large' | 'shape' | 'zero' }
+  | {
+      ok: false;
+      problem: 'comma';
+      /** The amount with a dot for its comma, when that is one: "19,90" -> "19.90". */
+      dotted?: string;
+    }
   | {
       ok: false;
       problem: 'separators';
@@ -100,7 +106,14 @@ export function readMoney(input: string, exponent: number): MoneyReading {
     const reading = readMoney(plain, exponent);
     return reading.ok ? { ok: false, problem: 'separators', plain } : reading;
   }
-  if (/^\d+,\d+$/.test(text)) return { ok: false, problem: 'comma' };
+  if (/^\d+,\d+$/.test(text)) {
+    // A decimal comma, as in a semicolon-separated spreadsheet: refused, the dotted form named,
+    // unless it may as well be a thousands separator (12,345 in a currency of three decimals).
+    const dotted = text.replace(',', '.');
+    return !ONE_GROUP.test(text) && readMoney(dotted, exponent).ok
+      ? { ok: false, problem: 'comma', dotted }
+      : { ok: false, problem: 'comma' };
+  }
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (!match) return { ok: false, problem: 'shape' };
   const whole = match[1]!;

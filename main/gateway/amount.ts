@@ -42,6 +42,12 @@ export function parseAmount(input: string, field = 'amount', currency?: string |
   }
   const reading = readMoney(text, exponent);
   if (!reading.ok) {
+    if (reading.problem === 'comma' && reading.dotted) {
+      throw new InputError(
+        `The ${field} ${JSON.stringify(input)} has a decimal comma; write it with a dot: ${reading.dotted}.`,
+        field,
+      );
+    }
     switch (reading.problem) {
       case 'decimals':
         throw new InputError(

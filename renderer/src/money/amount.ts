@@ -52,8 +52,10 @@ export function amountProblem(
       case 'separators':
         return `Write the amount without thousands separators: ${reading.plain}.`;
       case 'comma':
-        return exponent === 0
-          ? `Write the amount without decimals: ${currency} has none, for example ${example}.`
+        if (exponent === 0)
+          return `Write the amount without decimals: ${currency} has none, for example ${example}.`;
+        return reading.dotted
+          ? `Write the amount with a dot: ${reading.dotted}.`
           : `Write the amount with a dot, for example ${example}.`;
       case 'decimals':
         return exponent === 0

@@ -47,7 +47,7 @@ describe('amounts: minor units from the decimal text', () => {
   it.each([
     ['-5.00', /negative/],
     ['1.234', /more than two decimals/],
-    ['1,00', /not an amount/],
+    ['1,00', /has a decimal comma; write it with a dot: 1\.00\./],
     ['1e3', /not an amount/],
     ['abc', /not an amount/],
     ['', /Enter an amount/],
@@ -62,7 +62,7 @@ describe('amounts: minor units from the decimal text', () => {
     expect(() => parseAmount(text)).toThrow(message);
   });
 
-  it('refuses thousands separators, naming the amount to write instead', () => {
+  it('refuses thousands separators and a decimal comma, naming the amount to write instead', () => {
     // A spreadsheet's or Paydesk's own figure pasted as it shows: never read as it seems.
     expect(() => parseAmount('1,234.50')).toThrow(
       'The amount "1,234.50" has thousands separators; write it as 1234.50.',
@@ -71,6 +71,11 @@ describe('amounts: minor units from the decimal text', () => {
     expect(() => parseAmount('5,000', 'amount', 'JPY')).toThrow(/write it as 5000\./);
     // One group and no dot may be a decimal comma: the plain refusal, not a guess.
     expect(() => parseAmount('1,000')).toThrow(/not an amount/);
+    // Nor a decimal comma that may be a thousands separator (three decimals in KWD).
+    expect(() => parseAmount('12,345', 'amount', 'KWD')).toThrow(/not an amount/);
+    expect(() => parseAmount('19,90', 'amount', 'EUR')).toThrow(
+      'The amount "19,90" has a decimal comma; write it with a dot: 19.90.',
+    );
     // The digits without their separators must still make an amount of the currency.
     expect(() => parseAmount('1,234.567')).toThrow(/more than two decimals/);
   });

@@ -61,14 +61,15 @@ describe('amountProblem', () => {
     expect(check('49.91')).toBe('That is more than what is left: at most 49.90 EUR.');
     expect(check('abc')).toMatch(/digits and a dot/);
   });
-  it('names the amount to write when it has thousands separators', () => {
+  it('names the amount to write when it has thousands separators or a decimal comma', () => {
     expect(amountProblem('1,234.50', undefined, 'EUR')).toBe(
       'Write the amount without thousands separators: 1234.50.',
     );
     expect(amountProblem('5,000', undefined, 'JPY')).toBe(
       'Write the amount without thousands separators: 5000.',
     );
-    expect(check('1,000')).toMatch(/with a dot/);
+    expect(check('1,000')).toBe('Write the amount with a dot, for example 49.90.');
+    expect(check('19,90')).toBe('Write the amount with a dot: 19.90.');
     expect(check('1,234.50')).toBe('Write the amount without thousands separators: 1234.50.');
   });
   it('says an amount is too large, not that it is badly written', () => {
