@@ -79,17 +79,15 @@ export type MoneyReading =
       plain: string;
     };
 
-/**
- * Digits grouped by thousands with commas, as Paydesk's own figures and spreadsheets show them:
- * "1,234.50", "1,234,567". One group and no dot ("1,000") is left out: it may as well be a
- * decimal comma (one euro), unless the currency has no decimals.
- */
+/** Digits grouped by thousands with commas, as Paydesk's figures and spreadsheets show them. */
 const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+/** One group and no dot: "1,000" may as well be one euro with a decimal comma. */
 const ONE_GROUP = /^\d{1,3},\d{3}$/;
 
 /**
- * `text` without its thousands separators when it is digits grouped by them (GROUPED), or
- * undefined. `noDecimals`: a currency without decimals, where one group without a dot is one too.
+ * `text` without its thousands separators when it is digits grouped by them ("1,234.50",
+ * "1,234,567"), or undefined. One group without a dot counts only where the currency has no
+ * decimals (`noDecimals`): elsewhere it may be a decimal comma.
  */
 export function withoutThousands(text: string, noDecimals = false): string | undefined {
   if (!GROUPED.test(text) || (!noDecimals && ONE_GROUP.test(text))) return undefined;
