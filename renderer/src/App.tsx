@@ -3,17 +3,16 @@
 // In a narrow window (a 200% zoom of a laptop's) the navigation gives the screen its width: it
 // folds behind a "Screens" button in the header and opens over the screen (styles.css).
 
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 
-import { paydesk, unwrap } from './api';
 import { EnvironmentBadge } from './components/EnvironmentBadge';
 import { ErrorNotice, Notice } from './components/Notice';
+import { PendingCounter } from './components/PendingCounter';
 import { RoleFence } from './components/RoleFence';
 import { SignedInAs, TeamNotice } from './components/TeamNotice';
 import { LifecycleGate } from './lifecycle';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
-import { keys, useAppStatus, useJournalEvents } from './queries';
+import { useAppStatus, useJournalEvents } from './queries';
 import { GROUPS, hrefOf, SCREENS, useRoute } from './route';
 
 // Each screen is its own chunk, loaded when it is first shown: the first start loads the
@@ -92,25 +91,6 @@ export function App() {
         <Frame />
       </ActiveProfileProvider>
     </LifecycleGate>
-  );
-}
-
-function PendingCounter() {
-  const { data } = useQuery({
-    queryKey: [...keys.journal, 'pending-count'],
-    queryFn: () =>
-      unwrap(paydesk().journal.search({ filter: { pending: true }, offset: 0, limit: 1 })),
-    refetchInterval: 5_000,
-  });
-  const count = data?.total ?? 0;
-  return (
-    <a
-      className={`pending-counter${count > 0 ? ' has-pending' : ''}`}
-      href={hrefOf({ screen: 'journal', param: 'pending' })}
-      aria-label={`${count} ${count === 1 ? 'operation' : 'operations'} waiting for the gateway's final status`}
-    >
-      {count} pending
-    </a>
   );
 }
 
