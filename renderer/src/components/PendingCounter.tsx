@@ -1,7 +1,8 @@
 // The header's count of operations waiting for the gateway's final status, a link to them in
 // the Journal. A count Paydesk has not read yet, or could not read, is never shown as 0: until
-// the journal answers it says "… pending", and "? pending" when the journal could not be read,
-// each with a label that says so.
+// the journal answers it says "… pending", and "? pending" when the journal could not be read
+// (an earlier count is not shown then: it may have changed since), each with a label that says
+// so. A failed read is not retried apart: the count is read again every 5 s anyway.
 
 import { useQuery } from '@tanstack/react-query';
 
@@ -17,9 +18,9 @@ export function PendingCounter() {
     queryFn: () =>
       unwrap(paydesk().journal.search({ filter: { pending: true }, offset: 0, limit: 1 })),
     refetchInterval: 5_000,
+    retry: false,
   });
-  // A count read earlier stays shown while a later read fails: it is what the journal said last.
-  const count = data?.total;
+  const count = isError ? undefined : data?.total;
   const label =
     count !== undefined
       ? `${count} ${count === 1 ? "operation waiting for the gateway's final status" : WAITING}`

@@ -22,8 +22,14 @@ function counter(answer: () => Promise<unknown>) {
       <PendingCounter />
     </QueryClientProvider>,
   );
-  return () => screen.getByRole('link');
+  return Object.assign(() => screen.getByRole('link'), { client });
 }
+
+const unreadable = () =>
+  Promise.resolve({
+    ok: false,
+    error: { code: 'UNREACHABLE', message: 'The team database does not answer.' },
+  });
 
 describe('the header pending count', () => {
   it('says it is counting until the journal answers, then the count', async () => {
@@ -42,16 +48,22 @@ describe('the header pending count', () => {
   });
 
   it('says the count is not known when the journal cannot be read, never 0', async () => {
-    const link = counter(() =>
-      Promise.resolve({
-        ok: false,
-        error: { code: 'UNREACHABLE', message: 'The team database does not answer.' },
-      }),
-    );
+    const link = counter(unreadable);
     expect(await screen.findByText('? pending')).toBeDefined();
     expect(link().getAttribute('aria-label')).toBe(
       "The journal could not be read: the number of operations waiting for the gateway's final status is not known",
     );
     expect(screen.queryByText('0 pending')).toBeNull();
+  });
+
+  it('does not keep showing an earlier count once a read fails: it may have changed', async () => {
+    let read: () => Promise<unknown> = () =>
+      Promise.resolve({ ok: true, data: { total: 2, rows: [] } });
+    const link = counter(() => read());
+    expect(await screen.findByText('2 pending')).toBeDefined();
+    read = unreadable;
+    await link.client.refetchQueries();
+    expect(await screen.findByText('? pending')).toBeDefined();
+    expect(link().className).not.toContain('has-pending');
   });
 });
