@@ -3,16 +3,17 @@
 // In a narrow window (a 200% zoom of a laptop's) the navigation gives the screen its width: it
 // folds behind a "Screens" button in the header and opens over the screen (styles.css).
 
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 
+import { paydesk, unwrap } from './api';
 import { EnvironmentBadge } from './components/EnvironmentBadge';
 import { ErrorNotice, Notice } from './components/Notice';
-import { PendingCounter } from './components/PendingCounter';
 import { RoleFence } from './components/RoleFence';
 import { SignedInAs, TeamNotice } from './components/TeamNotice';
 import { LifecycleGate } from './lifecycle';
 import { ActiveProfileProvider, useActiveProfile } from './profile-context';
-import { useAppStatus, useJournalEvents } from './queries';
+import { keys, useAppStatus, useJournalEvents } from './queries';
 import { GROUPS, hrefOf, SCREENS, useRoute } from './route';
 
 // Each screen is its own chunk, loaded when it is first shown: the first start loads the
@@ -91,6 +92,42 @@ export function App() {
         <Frame />
       </ActiveProfileProvider>
     </LifecycleGate>
+  );
+}
+
+// The header's count of operations waiting for the gateway's final status, a link to them in
+// the Journal. A count Paydesk has not read yet, or could not read, is never shown as 0: until
+// the journal answers it says "… pending", and "? pending" when the journal could not be read
+// (an earlier count is not shown then: it may have changed since), each with a label that says
+// so. A failed read is not retried apart: the count is read again every 5 s anyway. (Here, not
+// in a module of its own: the bundler then split the entry's shared code into a second file,
+// which every screen loads.)
+const WAITING = "operations waiting for the gateway's final status";
+
+export function PendingCounter() {
+  const { data, isError } = useQuery({
+    queryKey: [...keys.journal, 'pending-count'],
+    queryFn: () =>
+      unwrap(paydesk().journal.search({ filter: { pending: true }, offset: 0, limit: 1 })),
+    refetchInterval: 5_000,
+    retry: false,
+  });
+  const count = isError ? undefined : data?.total;
+  const label =
+    count !== undefined
+      ? `${count} ${count === 1 ? "operation waiting for the gateway's final status" : WAITING}`
+      : isError
+        ? `The journal could not be read: the number of ${WAITING} is not known`
+        : `Counting the ${WAITING}`;
+  return (
+    <a
+      className={`pending-counter${count !== undefined && count > 0 ? ' has-pending' : ''}`}
+      href={hrefOf({ screen: 'journal', param: 'pending' })}
+      aria-label={label}
+      title={count === undefined ? label : undefined}
+    >
+      {count ?? (isError ? '?' : '…')} pending
+    </a>
   );
 }
 

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
-// The header's pending count (renderer/src/components/PendingCounter.tsx) never says 0 for a
+// The header's pending count (renderer/src/App.tsx PendingCounter) never says 0 for a
 // count it has not read: "… pending" until the journal answers, "? pending" when it could not.
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { PendingCounter } from '../../../renderer/src/components/PendingCounter';
+import { PendingCounter } from '../../../renderer/src/App';
 
 afterEach(() => {
   cleanup();
