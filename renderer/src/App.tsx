@@ -100,8 +100,8 @@ export function App() {
 // the journal answers it says "… pending", and "? pending" when the journal could not be read
 // (an earlier count is not shown then: it may have changed since), each with a label that says
 // so. A failed read is not retried apart: the count is read again every 5 s anyway. (Here, not
-// in a module of its own: the bundler then split the entry's shared code into a second file,
-// which every screen loads.)
+// in a module of its own: as one, the bundler splits the entry's shared code into a second
+// file that every screen loads.)
 const WAITING = "operations waiting for the gateway's final status";
 
 export function PendingCounter() {
