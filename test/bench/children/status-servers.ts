@@ -9,7 +9,7 @@ import { GatewayClient } from '../../../main/gateway/client';
 import { sendPrepared } from '../../../main/gateway/transport';
 import { startSandbox } from '../../../main/sandbox';
 import type { Shot } from '../lib/load';
-import { CONTROL_KEY } from '../../support/samples';
+import { CONTROL_KEY, TEST_CARD } from '../../support/samples';
 
 const shop = { login: 'shop', endpointId: '1111', controlKey: CONTROL_KEY };
 
@@ -22,11 +22,7 @@ const sale = await client.call('SALE', {
   email: 'john@example.com',
   ipaddress: '203.0.113.7',
   order_desc: 'Order',
-  credit_card_number: '4444555566661111',
-  card_printed_name: 'JOHN SMITH',
-  expire_month: '12',
-  expire_year: '2030',
-  cvv2: '123',
+  ...TEST_CARD,
 });
 // Control-checksum signed, no nonce: the same request may be sent any number of times.
 const status = client.prepare('STATUS', { orderid: sale.orderId ?? '' });

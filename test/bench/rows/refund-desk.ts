@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { GatewayClient } from '../../../main/gateway/client';
 import { MemorySecretStore } from '../../../main/secrets';
 import { PaydeskServices } from '../../../main/services/app';
+import { TEST_CARD } from '../../support/samples';
 import { now } from '../lib/stats';
 
 const WIDTH = 16;
@@ -110,11 +111,7 @@ export class RefundDesk {
           email: 'john@example.com',
           ipaddress: '203.0.113.7',
           order_desc: 'Order',
-          credit_card_number: '4444555566661111',
-          card_printed_name: 'JOHN SMITH',
-          expire_month: '12',
-          expire_year: '2030',
-          cvv2: '123',
+          ...TEST_CARD,
         });
         ids.push(ack.orderId ?? '');
       },
