@@ -2,10 +2,10 @@
 // and the long reads' (journal-reader-worker.ts). In the app each is a file of its own,
 // out/main/<name>.cjs, its own entry in vite.main.config.ts, beside the chunk that starts it. Run
 // from the sources (Vitest, tsx: tests and the bench), esbuild bundles the worker's source once
-// per process into one script run as an eval'd worker: a worker under tsx's loader spends a
-// quarter of a second compiling before its first row. esbuild is named apart, so that the app's
-// bundler leaves it out: only the sources use it. startWorker starts one from there, or says
-// why it cannot, for its caller to go on without it.
+// per process into one script run as an eval'd worker: a worker under tsx's loader would
+// compile every module it imports, one by one, before its first row. esbuild is named apart, so
+// that the app's bundler leaves it out: only the sources use it. startWorker starts one from
+// there, or says why it cannot, for its caller to go on without it.
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
