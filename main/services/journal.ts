@@ -8,6 +8,7 @@ import { formatMinor } from '../gateway/amount';
 import { CSV_COLUMN_NAMES, totalsCsvLines } from '../store/journal/csv';
 import type { JournalTotals, Sum } from '../store/journal/totals';
 import { csvLineWriter } from '../store/csv-record';
+import type { FileChunk } from '../files';
 import type {
   JournalEntry,
   JournalFilter,
@@ -200,7 +201,7 @@ export class JournalService {
 
   /**
    * The CSV of the filter's entries, newest first, in chunks of EXPORT_BATCH lines (UTF-8 bytes
-   * from SQLite, text from another port), to be written to the file as they come: memory holds
+   * from SQLite, lent: files.ts LentBytes; text from another port), to be written to the file as they come: memory holds
    * a few chunks, not the whole file, and the event loop turns between chunks (one takes a few
    * milliseconds), so the main process keeps answering the window through a million entries.
    * Each store makes its chunks (JournalPort.csvChunks) from one view of the journal: entries
@@ -214,7 +215,7 @@ export class JournalService {
     onProgress?: (progress: ExportProgress) => void,
     onTotals?: (totals: JournalTotals) => void,
     prepared?: PreparedExport,
-  ): AsyncGenerator<string | Uint8Array> {
+  ): AsyncGenerator<FileChunk> {
     let done = 0;
     let total: number | undefined;
     yield (await csvLineWriter())(CSV_COLUMN_NAMES);
@@ -224,7 +225,9 @@ export class JournalService {
       const counted = total === undefined && chunk.total !== undefined;
       total ??= chunk.total;
       if (chunk.entries > 0 || chunk.content.length > 0) {
-        yield chunk.content;
+        // Lent bytes go back to the store once the file has them (files.ts LentBytes).
+        const { content, release } = chunk;
+        yield release && typeof content !== 'string' ? { lent: content, release } : content;
         done += chunk.entries;
       } else if (!counted) continue;
       if (total !== undefined) onProgress?.({ done, total: Math.max(total, done) });

@@ -7,6 +7,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { contentText } from '../../main/files';
 import { JournalService } from '../../main/services/journal';
 import type { JournalFilter } from '../../main/store/journal/filter';
 import {
@@ -362,12 +363,12 @@ describe.each(adapters)('the journal search on $name', (adapter) => {
     'exports each profile by name, its id beside it, and the totals of the lines written',
     async () => {
       const service = new JournalService(harness.port, (id) => names[id]);
-      let text = '';
       let totals: Awaited<ReturnType<JournalPort['totals']>> | undefined;
-      for await (const chunk of service.csvChunks({ currency: 'EUR' }, undefined, (t) => {
-        totals = t;
-      }))
-        text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      const text = await contentText(() =>
+        service.csvChunks({ currency: 'EUR' }, undefined, (t) => {
+          totals = t;
+        }),
+      );
       const lines = text.trimEnd().split('\r\n');
       expect(lines[0]).toMatch(/^created_at,operator,profile,profile_id,action,/);
       const byId = (id: string) => lines.find((l) => l.includes(`,${id},`))!;

@@ -229,8 +229,10 @@ export function rawCsvLine(
 
 /** Lines kept as text before they are encoded into the chunk: a short string, soon garbage. */
 const LINES_PER_ENCODE = 32;
-/** A chunk's first size in bytes (a thousand lines are about 190 KB); long lines grow it. */
+/** A chunk's first size in bytes (a thousand lines are about 220 KB); long lines grow it. */
 const CHUNK_BYTES = 256 * 1024;
+/** Chunks handed back and kept to be filled again: those an export holds at once, and a few. */
+const SPARE_CHUNKS = 8;
 
 /**
  * The export's CSV as UTF-8 bytes, a chunk at a time: rows go in (rawCsvLine), and `take`
@@ -244,6 +246,8 @@ export class RawCsvChunks {
   private lines = 0;
   private chunk: Buffer | undefined;
   private used = 0;
+  /** Chunks whose bytes were copied by their taker (recycle), to be filled again. */
+  private readonly spare: Buffer[] = [];
 
   constructor(line: CsvLine, profileName?: ProfileName) {
     this.line = rawCsvLine(line, profileName);
@@ -263,12 +267,35 @@ export class RawCsvChunks {
     return bytes;
   }
 
+  /** take(), as the chunk of `entries` entries, its bytes lent: released, they are reused. */
+  takeLent(entries: number): CsvChunk {
+    const bytes = this.take();
+    let lent = true;
+    const release = () => {
+      if (lent) this.recycle(bytes);
+      lent = false;
+    };
+    return { content: bytes, entries, release };
+  }
+
+  /**
+   * Hands back the bytes of a chunk (its whole buffer) once they are copied: a later chunk is
+   * made in the same memory, rather than in a new buffer while the old ones wait to be
+   * collected. Whatever still holds them must not read them after this.
+   */
+  recycle(bytes: Uint8Array): void {
+    if (this.spare.length >= SPARE_CHUNKS || bytes.buffer.byteLength < CHUNK_BYTES) return;
+    this.spare.push(Buffer.from(bytes.buffer, 0, bytes.buffer.byteLength));
+  }
+
   private encode(): void {
     if (this.text === '') return;
     // UTF-8 takes at most three bytes per UTF-16 unit (four per surrogate pair).
     const room = this.used + this.text.length * 3;
     if (!this.chunk || room > this.chunk.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room, (this.chunk?.length ?? 0) * 2));
+      const size = Math.max(CHUNK_BYTES, room, (this.chunk?.length ?? 0) * 2);
+      const spare = this.spare.pop();
+      const bigger = spare && spare.length >= size ? spare : Buffer.allocUnsafe(size);
       this.chunk?.copy(bigger, 0, 0, this.used);
       this.chunk = bigger;
     }
@@ -289,6 +316,11 @@ export const CSV_COLUMN_NAMES: readonly string[] = COLUMNS.map(([name]) => name)
  */
 export interface CsvChunk {
   content: string | Uint8Array;
+  /**
+   * When `content`'s bytes are lent (files.ts LentBytes): called once they are copied, and the
+   * store fills the same memory with a later chunk. Not called, they stay the taker's.
+   */
+  release?: () => void;
   entries: number;
   total?: number;
   /** On the last chunk: the totals of every entry the export wrote. */

@@ -103,11 +103,17 @@ export function profileNames(reader: Db, profileName: ProfileName): [string, str
   return ids.map((id) => [id, profileName(id)]);
 }
 
+/** A chunk the worker made; `out` until the worker was told it was handed on. */
+interface WorkerChunk extends CsvChunk {
+  worker: true;
+  out: boolean;
+}
+
 interface SliceState {
   slice: Slice;
   owner?: 'main' | 'worker';
-  /** Made and not yet handed on; `worker` when the worker made it. */
-  chunks: (CsvChunk & { worker?: boolean })[];
+  /** Made and not yet handed on. */
+  chunks: (CsvChunk | WorkerChunk)[];
   /** Where the slice goes on (`id <= below`). */
   below: bigint;
   done: boolean;
@@ -160,7 +166,7 @@ export async function* parallelCsvChunks(
       made += read.entries;
       s.below = read.below;
       s.done = read.end;
-      s.chunks.push({ content: csv.take(), entries: read.entries });
+      s.chunks.push(csv.takeLent(read.entries));
     };
     let emit = 0; // the slice being handed on
     let next = 0; // the first slice no thread has been given
@@ -170,7 +176,8 @@ export async function* parallelCsvChunks(
       const chunk = s.chunks.shift();
       if (chunk) {
         yield chunk;
-        if (chunk.worker) helper.taken();
+        // Handed on, its bytes released or kept by the taker: the worker may make another.
+        if ('worker' in chunk) helper.handedOn(chunk);
         continue;
       }
       if (s.done) {
@@ -271,9 +278,16 @@ export class Helper {
     return next;
   }
 
-  /** One of the worker's chunks was handed on: it may make another. */
-  taken(): void {
-    if (this.state === 'working') this.post({ type: 'taken' });
+  /**
+   * One of the worker's chunks was handed on: the worker may make another (told once per
+   * chunk), in `buffer` when given: the chunk's own, its bytes copied by their taker.
+   */
+  handedOn(chunk: WorkerChunk, buffer?: ArrayBuffer): void {
+    if (!chunk.out) return;
+    chunk.out = false;
+    if (this.state !== 'working') return;
+    if (buffer) this.thread.post({ type: 'taken', buffer }, [buffer]);
+    else this.post({ type: 'taken' });
   }
 
   /** Settles when the worker says something or is gone (or has been silent too long). */
@@ -312,7 +326,7 @@ export class Helper {
       }
     } else if (message.type === 'chunk') {
       const s = this.states[message.slice] as SliceState;
-      s.chunks.push({ content: message.bytes, entries: message.entries, worker: true });
+      s.chunks.push(this.workerChunk(message));
       s.below = message.below;
       s.done = message.end;
       if (s.done) this.open--;
@@ -322,6 +336,18 @@ export class Helper {
       this.leave(`the worker failed: ${message.message}`);
     }
     this.heard?.();
+  }
+
+  /** A chunk of the worker's: its taker releases it once its bytes are copied. */
+  private workerChunk(message: ChunkMessage): WorkerChunk {
+    const chunk: WorkerChunk = {
+      content: message.bytes,
+      entries: message.entries,
+      worker: true,
+      out: true,
+      release: () => this.handedOn(chunk, message.bytes.buffer as ArrayBuffer),
+    };
+    return chunk;
   }
 
   /** Working once both snapshots are known to be one (their newest ids agree too). */

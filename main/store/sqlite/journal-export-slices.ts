@@ -48,10 +48,13 @@ export type WorkerMessage = ReadyMessage | ChunkMessage | { type: 'failed'; mess
 
 /**
  * What the main thread sends: the export's work (once, first: the worker then takes its
- * snapshot), a slice to make, or that a chunk of the worker's was written.
+ * snapshot), a slice to make, or that a chunk of the worker's was handed on, with its buffer
+ * when its bytes were copied (the worker makes a later chunk in it).
  */
 export type MainMessage =
-  { type: 'begin'; start: WorkerStart } | { type: 'slice'; slice: Slice } | { type: 'taken' };
+  | { type: 'begin'; start: WorkerStart }
+  | { type: 'slice'; slice: Slice }
+  | { type: 'taken'; buffer?: ArrayBuffer };
 
 /** What the worker opens when it starts, before it knows its export (journal-export-thread.ts). */
 export interface WorkerData {

@@ -79,9 +79,10 @@ export class ExportThread {
     return true;
   }
 
-  post(message: MainMessage): void {
+  /** Posts `message`, moving the buffers of `transfer` to the thread when it has started. */
+  post(message: MainMessage, transfer: ArrayBuffer[] = []): void {
     if (this.goneWhy !== undefined) return;
-    if (this.worker) this.worker.postMessage(message);
+    if (this.worker) this.worker.postMessage(message, transfer);
     else this.waiting.push(message);
   }
 

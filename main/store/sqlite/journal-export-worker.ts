@@ -60,10 +60,16 @@ let start: WorkerStart | undefined;
 const queue: Slice[] = [];
 let unwritten = 0;
 let wake: (() => void) | undefined;
+/** The export's lines, made into chunks (once it has begun). */
+let csv: RawCsvChunks | undefined;
 port.on('message', (message: MainMessage) => {
   if (message.type === 'begin') start = message.start;
   else if (message.type === 'slice') queue.push(message.slice);
-  else unwritten--;
+  else {
+    unwritten--;
+    // A chunk's buffer back from the main thread, its bytes written: the next chunks go in it.
+    if (message.buffer) csv?.recycle(new Uint8Array(message.buffer));
+  }
   wake?.();
 });
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) =>
@@ -108,7 +114,8 @@ async function begin(): Promise<WorkerStart> {
 async function run(): Promise<void> {
   const line = await csvLineWriter();
   const work = await begin();
-  const csv = new RawCsvChunks(line, nameOf);
+  const chunks = new RawCsvChunks(line, nameOf);
+  csv = chunks;
   const tally = new GroupTally();
   const rows = sliceStatement(db, work.filter);
   for (;;) {
@@ -120,9 +127,9 @@ async function run(): Promise<void> {
     let below = slice.hi;
     for (;;) {
       while (unwritten >= AHEAD) await waitForMessage();
-      const read = readBatch(rows, slice, below, work.size, csv, (row) => tally.add(row));
+      const read = readBatch(rows, slice, below, work.size, chunks, (row) => tally.add(row));
       below = read.below;
-      const { bytes, buffer } = ownBuffer(csv.take());
+      const { bytes, buffer } = ownBuffer(chunks.take());
       const message: ChunkMessage = {
         type: 'chunk',
         slice: slice.index,

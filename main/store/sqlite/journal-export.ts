@@ -212,7 +212,7 @@ async function* rowChunks(
   for (const slice of slices) {
     for (let below = slice.hi; ;) {
       const read = readBatch(rows, slice, below, size, csv, (row) => tallyRawRow(tally, row));
-      if (read.entries > 0) yield { content: csv.take(), entries: read.entries };
+      if (read.entries > 0) yield csv.takeLent(read.entries);
       if (read.end) break;
       below = read.below;
     }

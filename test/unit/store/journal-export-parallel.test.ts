@@ -98,6 +98,9 @@ function fill(profileIds: string[]): void {
 interface Exported {
   bytes: Buffer;
   entries: number;
+  /** With `release`: the main thread's buffers its chunks came in, and chunks sent back. */
+  mainBuffers: Set<ArrayBufferLike>;
+  backToWorker: number;
   totals?: JournalTotals;
   shared?: Shared;
   worker?: Worker;
@@ -110,9 +113,11 @@ interface Exported {
  */
 async function exported(
   filter: JournalFilter,
-  options: ExportOptions & { alone?: boolean } = {},
+  options: ExportOptions & { alone?: boolean; release?: boolean } = {},
 ): Promise<Exported> {
   const result: Partial<Exported> = {};
+  const mainBuffers = new Set<ArrayBufferLike>();
+  let backToWorker = 0;
   let started: Promise<unknown> | undefined;
   const parts: Buffer[] = [];
   let entries = 0;
@@ -132,10 +137,17 @@ async function exported(
       await started?.catch(() => undefined);
     }
     parts.push(Buffer.from(chunk.content));
+    if (options.release && chunk.release && typeof chunk.content !== 'string') {
+      const buffer = chunk.content.buffer;
+      chunk.release();
+      // A buffer moved back to the worker is detached here; the main thread's stays.
+      if (buffer.byteLength === 0) backToWorker++;
+      else mainBuffers.add(buffer);
+    }
     entries += chunk.entries;
     if (chunk.totals) result.totals = chunk.totals;
   }
-  return { ...result, bytes: Buffer.concat(parts), entries };
+  return { ...result, bytes: Buffer.concat(parts), entries, mainBuffers, backToWorker };
 }
 
 const FILTERS: [string, JournalFilter][] = [
@@ -163,6 +175,25 @@ describe('the CSV export shared with a worker thread', () => {
       expect(alone.shared).toBeUndefined(); // the main thread alone: no worker started
     },
   );
+
+  it('makes its chunks again in the buffers of chunks released once copied: the same bytes', async () => {
+    const kept = await exported({}, { alone: true });
+    expect(kept.entries / BATCH).toBeGreaterThanOrEqual(50);
+
+    // Alone, every chunk is made in the one buffer the last one gave back.
+    const alone = await exported({}, { alone: true, release: true });
+    expect(alone.bytes.equals(kept.bytes)).toBe(true);
+    expect(alone.mainBuffers.size).toBe(1);
+
+    // Shared, the worker's go back to it, and the main thread's own are a few (those it holds
+    // ahead while the worker is behind), not one per chunk.
+    const shared = await exported({}, { release: true });
+    expect(shared.bytes.equals(kept.bytes)).toBe(true);
+    expect(shared.totals).toEqual(kept.totals);
+    expect(shared.shared?.workerEntries).toBeGreaterThan(0);
+    expect(shared.backToWorker).toBe(Math.ceil(shared.shared!.workerEntries / BATCH));
+    expect(shared.mainBuffers.size).toBeLessThanOrEqual(5);
+  });
 
   it('writes the first snapshot alone when the app wrote while the worker started', async () => {
     const before = await exported({}, { alone: true });
