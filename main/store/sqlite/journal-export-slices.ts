@@ -133,24 +133,64 @@ export function readBatch(
   return { entries, below: last - 1n, end: entries < size || last - 1n <= slice.lo };
 }
 
-/** The totals of rows, kept as the groups a TotalsTally adds (the worker's part of them). */
+/** A group of rows of the same five values, its count and the sum of their amounts. */
+type Group = TotalsGroup & { n: number; minor: bigint | null };
+
+/** A grouped column's numbering: each distinct value's number, and the last value seen. */
+interface Numbering {
+  numbers: Map<unknown, number>;
+  last: unknown;
+  lastNumber: number;
+}
+
+/**
+ * The bits of a group's key per column (currency, action, operation, state, status): 29 in all,
+ * so the key is a small integer, which a Map hashes without allocating. A column with more
+ * values than its bits hold keys its groups by text instead: a safeguard, since a journal holds
+ * a few of each.
+ */
+const BITS = [8, 6, 6, 4, 5] as const;
+
+/**
+ * The totals of rows, kept as the groups a TotalsTally adds: the worker's part of them, sent
+ * with each batch. A row's group is found by numbers, not by a key built of
+ * its five values: each value is numbered by its column (a row mostly repeats the row before's
+ * values, which a comparison finds without hashing the strings SQLite made afresh), and the
+ * five numbers are one integer key.
+ */
 export class GroupTally {
-  private groups = new Map<string, TotalsGroup & { n: number; minor: bigint | null }>();
+  private groups = new Map<number | string, Group>();
+  private readonly currencies = numbering();
+  private readonly actions = numbering();
+  private readonly operations = numbering();
+  private readonly states = numbering();
+  private readonly statuses = numbering();
 
   add(row: readonly unknown[]): void {
-    const currency = row[CURRENCY_AT] as string | null;
-    const action = row[ACTION_AT] as string | null;
-    const operation = row[OPERATION_AT] as string;
-    const state = row[STATE_AT] as string;
-    const status = row[STATUS_AT] as string | null;
+    const c = numberOf(this.currencies, row[CURRENCY_AT]);
+    const a = numberOf(this.actions, row[ACTION_AT]);
+    const o = numberOf(this.operations, row[OPERATION_AT]);
+    const t = numberOf(this.states, row[STATE_AT]);
+    const u = numberOf(this.statuses, row[STATUS_AT]);
+    const key =
+      c >> BITS[0] || a >> BITS[1] || o >> BITS[2] || t >> BITS[3] || u >> BITS[4]
+        ? `${c},${a},${o},${t},${u}`
+        : (((((((u << BITS[3]) | t) << BITS[2]) | o) << BITS[1]) | a) << BITS[0]) | c;
     const minor = row[MINOR_AT] as bigint | null;
-    const key = `${currency}\u0000${action}\u0000${operation}\u0000${state}\u0000${status}`;
     const group = this.groups.get(key);
     if (group) {
       group.n += 1;
       if (minor !== null) group.minor = (group.minor ?? 0n) + minor;
     } else {
-      this.groups.set(key, { currency, action, operation, state, status, n: 1, minor });
+      this.groups.set(key, {
+        currency: row[CURRENCY_AT] as string | null,
+        action: row[ACTION_AT] as string | null,
+        operation: row[OPERATION_AT] as string,
+        state: row[STATE_AT] as string,
+        status: row[STATUS_AT] as string | null,
+        n: 1,
+        minor,
+      });
     }
   }
 
@@ -160,6 +200,20 @@ export class GroupTally {
     this.groups = new Map();
     return groups;
   }
+}
+
+function numbering(): Numbering {
+  return { numbers: new Map(), last: undefined, lastNumber: -1 };
+}
+
+/** A value's number in its column, given the first time it is met. */
+function numberOf(numbering: Numbering, value: unknown): number {
+  if (value === numbering.last) return numbering.lastNumber;
+  let number = numbering.numbers.get(value);
+  if (number === undefined) numbering.numbers.set(value, (number = numbering.numbers.size));
+  numbering.last = value;
+  numbering.lastNumber = number;
+  return number;
 }
 
 /** Adds a worker's groups to the export's tally. */
