@@ -23,7 +23,7 @@ import { createHandlers } from './handlers';
 import { Lifecycle, READY } from './lifecycle';
 import { fileLogger, type Logger } from './log';
 import { APP_ORIGIN } from './protocol';
-import { KeytarSecretStore } from './secrets';
+import { CachedSecretStore, KeytarSecretStore } from './secrets';
 import { PaydeskServices } from './services/app';
 import { ServiceError } from './services/errors';
 import { journalRowView } from './services/journal';
@@ -76,7 +76,8 @@ export async function startDesktop(deps: DesktopDeps): Promise<Desktop> {
   const logFile = join(deps.userDataDir, 'paydesk.log');
   const log = fileLogger(logFile);
   const operator = userInfo().username;
-  const secrets = new KeytarSecretStore();
+  // Each secret read from the keychain once, then kept: Paydesk is its accounts' only writer.
+  const secrets = new CachedSecretStore(new KeytarSecretStore());
   const lifecycle = new Lifecycle();
   lifecycle.onChange((state) => {
     const win = deps.currentWindow();

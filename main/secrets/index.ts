@@ -15,3 +15,4 @@ export {
 } from './errors';
 export { DEFAULT_SERVICE, type KeytarApi, KeytarSecretStore } from './keytar';
 export { MemorySecretStore } from './memory';
+export { CachedSecretStore } from './cached';

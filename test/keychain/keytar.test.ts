@@ -12,7 +12,7 @@ import keytar from 'keytar';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { generateKeyPair, importPrivateKey } from '../../main/keys';
-import { KeytarSecretStore } from '../../main/secrets';
+import { CachedSecretStore, KeytarSecretStore } from '../../main/secrets';
 import { secretStoreContract } from '../unit/secrets/contract';
 
 const service = `paydesk-test-${randomUUID()}`;
@@ -34,6 +34,8 @@ describe.skipIf(!status.usable)('the real OS keychain', () => {
   });
 
   secretStoreContract('KeytarSecretStore', () => store);
+  // As the app uses it: each secret read once, then kept.
+  secretStoreContract('CachedSecretStore over it', () => new CachedSecretStore(store));
 
   it('keeps a 4096-bit private key intact through the real keychain', async () => {
     const material = await generateKeyPair(4096);
