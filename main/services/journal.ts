@@ -201,9 +201,10 @@ export class JournalService {
 
   /**
    * The CSV of the filter's entries, newest first, in chunks of EXPORT_BATCH lines (UTF-8 bytes
-   * from SQLite, lent: files.ts LentBytes; text from another port), to be written to the file as they come: memory holds
-   * a few chunks, not the whole file, and the event loop turns between chunks (one takes a few
-   * milliseconds), so the main process keeps answering the window through a million entries.
+   * from SQLite, lent: files.ts LentBytes; text from another port), to be written to the file
+   * as they come: memory holds a few chunks, not the whole file, and the event loop turns
+   * between chunks (one takes a few milliseconds), so the main process keeps answering the
+   * window through a million entries.
    * Each store makes its chunks (JournalPort.csvChunks) from one view of the journal: entries
    * written or changed after the export started are not in it. `onProgress` hears how many
    * lines of how many are done, from when the store has counted them (SQLite may count beside
