@@ -1,7 +1,7 @@
 // The keychain read once per secret: every action signs with its profile's control key and, on
 // a profile with one, its private key, and the OS keychain takes milliseconds to answer each
-// read (Secret Service over D-Bus: about 1 ms for a control key, 4 ms for a 4096-bit key in
-// its parts), more than the rest of a refund's own work. So each secret is read from the
+// read (a large key is read in parts, keytar.ts), more than the rest of a refund's own work
+// (docs/performance.md, "The keychain on the refund path"). So each secret is read from the
 // keychain once and kept here, in the main process, which already keeps the credentials of the
 // profiles it sends for (services/connection.ts).
 //
