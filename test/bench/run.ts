@@ -20,6 +20,7 @@ import { csvExportRow } from './rows/csv-export';
 import { firstRenderRow } from './rows/first-render';
 import { firstStartRow } from './rows/first-start';
 import { journalPagesRow } from './rows/journal-pages';
+import { keychainRow } from './rows/keychain';
 import { keysRow } from './rows/keys';
 import { reconcileRow } from './rows/reconcile';
 import { refundsRow } from './rows/refunds';
@@ -34,6 +35,7 @@ import { signingRow } from './rows/signing';
 const ROWS: readonly BenchRow[] = [
   serverStatusRow,
   refundsRow,
+  keychainRow,
   batchRow,
   signingRow,
   roundTripRow,

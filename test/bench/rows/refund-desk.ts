@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { GatewayClient } from '../../../main/gateway/client';
-import { MemorySecretStore } from '../../../main/secrets';
+import { MemorySecretStore, type SecretStore } from '../../../main/secrets';
 import { PaydeskServices } from '../../../main/services/app';
 import { TEST_CARD } from '../../support/samples';
 import { now } from '../lib/stats';
@@ -56,10 +56,12 @@ export class RefundDesk {
     readonly bare: GatewayClient,
   ) {}
 
-  /** The services on a new data folder, with their sandbox running; `close` removes it all. */
-  static async start(): Promise<RefundDesk> {
+  /**
+   * The services on a new data folder, with their sandbox running; `close` removes it all.
+   * Their secrets in memory, or in `secrets` (the OS keychain, for the keychain's line).
+   */
+  static async start(secrets: SecretStore = new MemorySecretStore()): Promise<RefundDesk> {
     const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-bench-refunds-'));
-    const secrets = new MemorySecretStore();
     const services = await PaydeskServices.start({
       dataDir,
       secrets,
