@@ -3,7 +3,7 @@
 // SIGINT/SIGTERM. Bad arguments or a bad merchants file: a clear message and a non-zero exit.
 
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,7 +39,7 @@ function wholeNumber(
   return Number(text);
 }
 
-function demoMerchant(): { merchant: MerchantInput; lines: string[] } {
+function demoMerchant(): { merchant: MerchantInput; lines: string[]; dir: string } {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-sandbox-'));
@@ -61,8 +61,9 @@ function demoMerchant(): { merchant: MerchantInput; lines: string[] } {
       `  login        ${merchant.login}`,
       `  endpoint id  ${merchant.endpointId}`,
       `  control key  ${merchant.controlKey}`,
-      `  RSA key      ${privatePath} (public key beside it)`,
+      `  RSA key      ${privatePath} (public key beside it; removed when the sandbox stops)`,
     ],
+    dir,
   };
 }
 
@@ -106,6 +107,7 @@ async function main(argv: string[]): Promise<void> {
 
   let merchants: MerchantInput[];
   let intro: string[] = [];
+  let demoDir: string | undefined;
   const file = str('merchants');
   if (file !== undefined) {
     let text: string;
@@ -121,6 +123,7 @@ async function main(argv: string[]): Promise<void> {
     const demo = demoMerchant();
     merchants = [demo.merchant];
     intro = demo.lines;
+    demoDir = demo.dir;
   }
 
   const sandbox = await startSandbox({
@@ -152,6 +155,8 @@ async function main(argv: string[]): Promise<void> {
     sandbox
       .close()
       .then(() => {
+        // The demo merchant's keys were made for this run.
+        if (demoDir) rmSync(demoDir, { recursive: true, force: true });
         console.error(`Sandbox stopped (${signal}).`);
         process.exit(0);
       })

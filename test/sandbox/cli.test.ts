@@ -3,9 +3,9 @@
 // SIGTERM, and refuses bad arguments and bad merchants files with a clear message.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -71,6 +71,8 @@ describe('sandbox CLI', () => {
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toBe(0);
     expect(cli.stderr()).toContain('Sandbox stopped (SIGTERM)');
+    // The demo merchant's keys were made for this run, and go with it.
+    expect(existsSync(dirname(keyPath))).toBe(false);
   });
 
   it('serves the merchants of --merchants with demo orders, and stops on SIGINT', async () => {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { STOP_BOUND_MS } from '../../main/lifecycle';
 import { electronPackageDir, findElectronBinary } from '../../scripts/electron-binary.mjs';
@@ -52,13 +52,17 @@ const exited = (child: ChildProcess) =>
   });
 
 describe.skipIf('skip' in launch)('the real app', () => {
-  const dataHome = mkdtempSync(join(tmpdir(), 'paydesk-smoke-'));
+  // Made when the tests run, not when they are collected: a skipped run leaves no folder.
+  let dataHome = '';
   let child: ChildProcess | undefined;
   let browser: Browser | undefined;
+  beforeAll(() => {
+    dataHome = mkdtempSync(join(tmpdir(), 'paydesk-smoke-'));
+  });
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
     if (child && child.exitCode === null) child.kill('SIGKILL');
-    rmSync(dataHome, { recursive: true, force: true });
+    if (dataHome) rmSync(dataHome, { recursive: true, force: true });
   });
 
   it('opens on Orders, looks a sandbox order up, and is gone within the bound after quitting', async () => {

@@ -10,9 +10,11 @@
 // - the person's role taken away mid-batch: the batch pauses saying why, as above.
 
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
 import { toBridgeError } from '../../main/bridge';
 import type { Sandbox } from '../../main/sandbox';
@@ -171,6 +173,9 @@ describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)
     sandbox.misbehave({ ...FORGIVE_NOTHING, latencyMs: 1_500, operations: ['RETURN'] });
     const clientOrderId = 'pd-killed-' + Date.now().toString(36);
     const refundsBefore = sandbox.received('RETURN');
+    // The desk's own SQLite, in a folder removed here: the killed desk cannot remove it.
+    const folder = mkdtempSync(join(tmpdir(), 'paydesk-child-desk-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
     const child = spawn(
       process.execPath,
       [
@@ -184,6 +189,7 @@ describe.skipIf(!withPostgres)('desks of a team on one journal (real PostgreSQL)
         CONTROL_KEY,
         saleId,
         clientOrderId,
+        folder,
       ],
       { stdio: 'pipe' },
     );
