@@ -247,7 +247,7 @@ export const refundsRow: BenchRow = {
           reference: `same status + return by a bare client: ${num(s.reference)}/s`,
           ratio: ratio(s.project, s.reference),
           target: '',
-          note: `${REPS} runs per side of ${SEQUENTIAL} refunds (or ${RUN_MS / 1000} s), interleaved (services, bare, services at 16, bare at 16, ...), medians (more repetitions, up to ${2 * REPS}, while a bare client's rate moved by more than 20% between the last two; here ${REPS + repeated}); each refund of its own approved sale, made before its run, untimed; embedded sandbox (same process) with delay 0; the services' background status follow-up runs as in the app and is awaited, untimed, after each run`,
+          note: `${REPS} runs per side of ${SEQUENTIAL} refunds (or ${RUN_MS / 1000} s), interleaved (services, bare, services at 16, bare at 16, ...), medians (more repetitions, up to ${2 * REPS}, while a bare client's rate moved by more than 20% between the last two; here ${REPS + repeated}); each refund of its own approved sale, made before its run, untimed; embedded sandbox (same process) with delay 0; the desks without the automatic backup, which would start 15 s in; the services' background status follow-up runs as in the app and is awaited, untimed, after each run`,
         },
         {
           figure: '(extra) refunds, 16 at a time, against a bare client',
