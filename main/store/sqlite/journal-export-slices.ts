@@ -98,9 +98,18 @@ export function sliceStatement(db: Database.Database, filter: JournalFilter) {
     )
     .raw(true)
     .safeIntegers(true);
+  // Rows a call at a time (all), not a call per row (iterate): a million rows read by iterate
+  // took about a quarter longer. readBatch asks for a part of a batch at a time (READ_PART).
   return (below: bigint, lo: bigint, size: number) =>
-    statement.iterate({ ...w.params, below, lo, size }) as IterableIterator<unknown[]>;
+    statement.all({ ...w.params, below, lo, size }) as unknown[][];
 }
+
+/**
+ * Rows read by one call: a whole batch's rows read at once stay alive while the batch is made
+ * into lines, long enough for V8 to move them out of its young heap (1,000,000 entries in
+ * batches of 1,000 read whole: +57 MiB of memory against +37 MiB).
+ */
+const READ_PART = 200;
 
 /** What reading one batch of a slice left: its rows' count and where the slice goes on. */
 export interface BatchRead {
@@ -122,15 +131,22 @@ export function readBatch(
   eachRow: (row: readonly unknown[]) => void,
 ): BatchRead {
   const idAt = CSV_SOURCE_COLUMNS.length;
-  let entries = 0;
   let last = below + 1n;
-  for (const row of rows(below, slice.lo, size)) {
-    csv.add(row);
-    eachRow(row);
-    last = row[idAt] as bigint;
-    entries++;
+  let entries = 0;
+  for (;;) {
+    const want = Math.min(READ_PART, size - entries);
+    const part = rows(last - 1n, slice.lo, want);
+    for (const row of part) {
+      csv.add(row);
+      eachRow(row);
+      last = row[idAt] as bigint;
+    }
+    entries += part.length;
+    // The slice's end (fewer rows than asked, or its lowest id reached), or the batch's.
+    if (part.length < want || last - 1n <= slice.lo)
+      return { entries, below: last - 1n, end: true };
+    if (entries === size) return { entries, below: last - 1n, end: false };
   }
-  return { entries, below: last - 1n, end: entries < size || last - 1n <= slice.lo };
 }
 
 /** A group of rows of the same five values, its count and the sum of their amounts. */
