@@ -98,16 +98,16 @@ export function sliceStatement(db: Database.Database, filter: JournalFilter) {
     )
     .raw(true)
     .safeIntegers(true);
-  // Rows a call at a time (all), not a call per row (iterate): a million rows read by iterate
-  // took about a quarter longer. readBatch asks for a part of a batch at a time (READ_PART).
+  // Rows a call at a time (all): a call per row (iterate) costs each row a crossing into SQLite's
+  // binding and back. readBatch asks for a part of a batch at a time (READ_PART).
   return (below: bigint, lo: bigint, size: number) =>
     statement.all({ ...w.params, below, lo, size }) as unknown[][];
 }
 
 /**
  * Rows read by one call: a whole batch's rows read at once stay alive while the batch is made
- * into lines, long enough for V8 to move them out of its young heap (1,000,000 entries in
- * batches of 1,000 read whole: +57 MiB of memory against +37 MiB).
+ * into lines, long enough for V8 to move them out of its young heap, and the export's memory
+ * grows with them (docs/performance.md, "CSV export time").
  */
 const READ_PART = 200;
 

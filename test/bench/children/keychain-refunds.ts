@@ -23,8 +23,8 @@ const REPS = 3;
 const REFUNDS = 150;
 /**
  * Refunds each desk makes before the timed runs: a process's first few hundred refunds run
- * slower while V8 compiles the code they take (20 left the first runs a fifth slower), and the
- * refund rows' desks, in the bench's own process, meet the timed runs warm.
+ * slower while V8 compiles the code they take, and the refund rows' desks, in the bench's own
+ * process, meet their timed runs warm.
  */
 const WARM_UP = 300;
 const [resultFile = ''] = process.argv.slice(2);
