@@ -11,6 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { stopKeyringSession } from './keyring-leftovers.mjs';
+
 const separator = process.argv.indexOf('--');
 const command = separator >= 0 ? process.argv.slice(separator + 1) : [];
 if (command.length === 0) {
@@ -46,9 +48,9 @@ function run(file, args, env) {
 }
 
 /**
- * Removes a throw-away folder; never changes the command's exit status. The keyring daemon
- * outlives its D-Bus session by a moment and may still be writing its keyring file while the
- * folder is removed (ENOTEMPTY): retried, and at worst left behind with one line saying so.
+ * Removes a throw-away folder; never changes the command's exit status. A keyring daemon that
+ * did not end at once may still be writing its keyring file while the folder is removed
+ * (ENOTEMPTY): retried, and at worst left behind with one line saying so.
  */
 function removeQuietly(folder) {
   try {
@@ -78,6 +80,11 @@ if (process.platform !== 'linux' || problem) {
       XDG_RUNTIME_DIR: runtime,
     });
   } finally {
+    // What the session left running (the keyring daemon now and then): ended here, or runs
+    // would leave them behind, one by one.
+    const left = await stopKeyringSession(home);
+    if (left.length > 0)
+      console.error(`The test keyring's processes ${left.join(', ')} did not end.`);
     removeQuietly(home);
     removeQuietly(runtime);
   }

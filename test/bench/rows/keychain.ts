@@ -4,10 +4,11 @@
 // secrets in memory, so this is the keychain's part of what a clerk's refund costs.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { stopKeyringSession } from '../../../scripts/keyring-leftovers.mjs';
 import { CHILDREN } from '../lib/child';
 import type { BenchLine, BenchRow } from '../lib/report';
 import { num, ratio } from '../lib/stats';
@@ -51,7 +52,7 @@ export const keychainRow: BenchRow = {
         },
       ];
     } finally {
-      stopWhatItLeft(dir);
+      await stopKeyringSession(dir);
       rmSync(dir, { recursive: true, force: true });
     }
   },
@@ -80,24 +81,6 @@ function session(dir: string, resultFile: string): Promise<void> {
       resolve();
     });
   });
-}
-
-/**
- * Ends what the session left running: gnome-keyring-daemon leaves its session and stays, and a
- * session ended by force leaves its dbus-daemon. Both are known by the folder in their
- * environment.
- */
-function stopWhatItLeft(dir: string): void {
-  const mark = `XDG_DATA_HOME=${dir}\0`;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(mark)) {
-        process.kill(Number(pid), 'SIGTERM');
-      }
-    } catch {
-      // Gone already, or not ours to read.
-    }
-  }
 }
 
 function notMeasured(why: string): BenchLine {

@@ -1,9 +1,11 @@
 // `npm test` runs vitest through scripts/with-keyring.mjs: inside a private D-Bus session with
 // a throw-away unlocked gnome-keyring, so the real-keychain tests run by themselves. Checked by
 // running a command through it that stores and reads a secret with keytar (the app's own
-// keychain library), and by running it where the tools are missing (a PATH without them).
+// keychain library), by looking for what it started once it has ended, and by running it where
+// the tools are missing (a PATH without them).
 
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -32,6 +34,33 @@ describe('scripts/with-keyring.mjs', () => {
     expect(run.status, run.stderr).toBe(0);
     // The secret came back, from a keyring in a private temporary folder, not the user's.
     expect(run.stdout).toMatch(/^kept-\/.+paydesk-keyring-/m);
+  });
+
+  it.skipIf(!canStart)('leaves nothing of its session running, nor its keyring folder', () => {
+    // The keyring daemon outlives its D-Bus session now and then (a full test run left one
+    // behind at times); a process the command leaves in the background stands for it here,
+    // every time: both carry the session's keyring folder in their environment.
+    const command = 'echo "$XDG_DATA_HOME"; (sleep 30 >/dev/null 2>&1 &)';
+    const run = spawnSync(process.execPath, [script, '--', 'sh', '-c', command], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const folder = run.stdout.trim();
+    expect(folder).toMatch(/paydesk-keyring-/);
+    const mark = `XDG_DATA_HOME=${folder}\0`;
+    const left = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(mark);
+        } catch {
+          return false; // gone, or not ours to read
+        }
+      });
+    expect(left, 'processes still running with the session keyring folder').toEqual([]);
+    expect(existsSync(folder)).toBe(false);
   });
 
   it('passes the exit status of the command on', () => {

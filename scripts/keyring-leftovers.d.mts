@@ -1,0 +1,3 @@
+// Types for ./keyring-leftovers.mjs, for the bench and the tests that import it.
+
+export function stopKeyringSession(folder: string, waitMs?: number): Promise<number[]>;
