@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Pids of this user's processes whose environment names `folder` as XDG_DATA_HOME. */
-function startedFor(folder) {
+export function runningWith(folder) {
   const mark = `XDG_DATA_HOME=${folder}\0`;
   const pids = [];
   let names;
@@ -33,7 +33,7 @@ function startedFor(folder) {
  * `waitMs` for them to go, so the folder can be removed after; returns the pids still there.
  */
 export async function stopKeyringSession(folder, waitMs = 2_000) {
-  for (const pid of startedFor(folder)) {
+  for (const pid of runningWith(folder)) {
     try {
       process.kill(pid, 'SIGTERM');
     } catch {
@@ -41,10 +41,10 @@ export async function stopKeyringSession(folder, waitMs = 2_000) {
     }
   }
   const until = Date.now() + waitMs;
-  let left = startedFor(folder);
+  let left = runningWith(folder);
   while (left.length > 0 && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    left = startedFor(folder);
+    left = runningWith(folder);
   }
   return left;
 }

@@ -5,10 +5,12 @@
 // the tools are missing (a PATH without them).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
+
+import { runningWith } from '../../../scripts/keyring-leftovers.mjs';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const script = path.join(root, 'scripts', 'with-keyring.mjs');
@@ -37,9 +39,9 @@ describe('scripts/with-keyring.mjs', () => {
   });
 
   it.skipIf(!canStart)('leaves nothing of its session running, nor its keyring folder', () => {
-    // The keyring daemon outlives its D-Bus session now and then (a full test run left one
-    // behind at times); a process the command leaves in the background stands for it here,
-    // every time: both carry the session's keyring folder in their environment.
+    // The keyring daemon outlives its D-Bus session now and then; a process the command leaves
+    // in the background stands for it here, every time: both carry the session's keyring
+    // folder in their environment.
     const command = 'echo "$XDG_DATA_HOME"; (sleep 30 >/dev/null 2>&1 &)';
     const run = spawnSync(process.execPath, [script, '--', 'sh', '-c', command], {
       cwd: root,
@@ -49,16 +51,7 @@ describe('scripts/with-keyring.mjs', () => {
     expect(run.status, run.stderr).toBe(0);
     const folder = run.stdout.trim();
     expect(folder).toMatch(/paydesk-keyring-/);
-    const mark = `XDG_DATA_HOME=${folder}\0`;
-    const left = readdirSync('/proc')
-      .filter((name) => /^\d+$/.test(name))
-      .filter((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(mark);
-        } catch {
-          return false; // gone, or not ours to read
-        }
-      });
+    const left = runningWith(folder);
     expect(left, 'processes still running with the session keyring folder').toEqual([]);
     expect(existsSync(folder)).toBe(false);
   });
